@@ -1,0 +1,42 @@
+# Top-level Makefile: conventional targets. Each directory owns a fragment (*.mk) that adds its
+# rules and appends its test targets to TESTS. `make test` is what CI runs (.ci/run).
+#
+#   make deps    install missing tools with apt-get (Debian)
+#   make         build build/lcan (the command-line tool) and build/liblcan.a
+#   make run     the main study, short version (RTL vs model vs recurrence table)
+#   make test    every test suite; also under ASan/UBSan
+#   make lint    verilator -Wall, iverilog -Wall, yosys synth on rtl/
+#   make bench   speed figures (model, Verilator, Icarus)
+#   make synth   FPGA synthesis table (yosys + nextpnr-ice40) -> docs/synthesis.md
+#   make clean
+
+SHELL      := /bin/bash
+BUILD      := build
+CC         ?= gcc
+CFLAGS_STD := -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O2 -g
+SAN_FLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+VERILATOR  ?= verilator
+IVERILOG   ?= iverilog
+YOSYS      ?= yosys
+
+TESTS :=
+.DEFAULT_GOAL := all
+.PHONY: all deps test lint bench synth clean sim mutants
+
+include cmodel/cmodel.mk
+-include rtl/rtl.mk
+-include tb/tb.mk
+-include scripts/scripts.mk
+include scripts/study.mk
+
+all: $(BUILD)/lcan
+
+deps:
+	@bash scripts/deps.sh
+
+test: deps
+	@$(MAKE) --no-print-directory all
+	@bash scripts/run-tests.sh $(TESTS)
+
+clean:
+	rm -rf $(BUILD)

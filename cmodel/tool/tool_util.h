@@ -1,0 +1,67 @@
+/*
+ * tool_util.h - helpers shared by the `lcan` subcommands (cmodel/tool/cmd_*.c).
+ *
+ * Conventions every subcommand follows:
+ *   - a subcommand is `int cmd_NAME(int argc, char **argv)` with argv[0] = "NAME"; it returns the
+ *     process exit status: 0 ok, 1 run-time failure, 2 bad input (TOOL_EXIT_USAGE);
+ *   - bad input prints exactly one line "lcan: ..." on stderr and nothing on stdout;
+ *   - `-h` / `--help` anywhere prints the usage on stdout and returns 0;
+ *   - options may come before or after positionals, as `--opt VALUE` or `--opt=VALUE`;
+ *     `--` ends the options.
+ */
+#ifndef TOOL_UTIL_H
+#define TOOL_UTIL_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "lcan.h"
+
+#define TOOL_EXIT_OK 0
+#define TOOL_EXIT_FAIL 1
+#define TOOL_EXIT_USAGE 2
+
+/* One line "lcan: <message>\n" on stderr. */
+void tool_error(const char *fmt, ...);
+
+/* 1 for "-h" and "--help". */
+int tool_is_help(const char *arg);
+
+/* 1 if arg looks like an option ("-x", "--xyz"); "-", "-5" and "-.5" are positionals (so that
+ * negative numbers get a number error, not an unknown-option error). */
+int tool_is_option(const char *arg);
+
+/* Option with a value, at argv[*i]: "--name VALUE" or "--name=VALUE".
+ * Returns 1 and sets *val (advancing *i past a separate value), 0 if argv[*i] is not this option,
+ * -1 after printing an error if the value is missing. */
+int tool_opt_value(const char *cmd, int argc, char **argv, int *i, const char *name, const char **val);
+
+/* Flag without a value at argv[*i]: 1 if it is "--name", 0 if not, -1 (error printed) for
+ * "--name=...". */
+int tool_opt_flag(const char *cmd, const char *arg, const char *name);
+
+/* Strict numbers: decimal digits only (no sign, blanks or trailing characters), within
+ * [min, max]. Return 0, or -1 after printing "lcan: CMD: WHAT 'TEXT': reason". */
+int tool_parse_long(const char *cmd, const char *what, const char *text, long min, long max, long *out);
+int tool_parse_u64(const char *cmd, const char *what, const char *text, uint64_t *out);
+/* A finite decimal number in [min, max]. */
+int tool_parse_double(const char *cmd, const char *what, const char *text, double min, double max,
+                      double *out);
+
+/* Parse a spec; on failure prints the parser's one-line message and returns NULL. */
+lcan_topo *tool_topo(const char *spec);
+
+/* JSON output: a string with escapes; a double in the shortest form that reads back exactly
+ * (null for NaN / infinity). */
+void tool_json_string(FILE *f, const char *s);
+void tool_json_double(FILE *f, double x);
+
+/* Replace this process by <repo>/tb/lcan-rtl with argv (argv[0] = subcommand name) as its
+ * arguments. <repo> is the parent of the directory holding this binary (/proc/self/exe); for
+ * build/san/lcan the grandparent is tried as well. Returns only on failure, with status 2 after
+ * printing one line. */
+int tool_exec_rtl(int argc, char **argv);
+/* The path of that script (malloc'd, caller frees), or NULL if it does not exist. */
+char *tool_rtl_script(void);
+
+#endif

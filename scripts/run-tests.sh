@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Runs each test target given (make targets), prints one summary line per suite and a total;
+# exits non-zero if any suite failed. Each suite prints its own "N passed, N failed" line.
+set -uo pipefail
+failed=()
+for t in "$@"; do
+  echo "=== $t"
+  if ! make --no-print-directory "$t"; then failed+=("$t"); fi
+done
+echo "=== test suites: $(( $# - ${#failed[@]} )) passed, ${#failed[@]} failed${failed:+ (${failed[*]})}"
+[ ${#failed[@]} -eq 0 ]

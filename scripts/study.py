@@ -1,0 +1,337 @@
+#!/usr/bin/env python3
+"""Permutation-throughput study (issue 5): seed 004's recurrence against measurement.
+
+Runs `build/lcan route ... --json` on the model and on the RTL (Verilator, the model checking it in
+lockstep), and sets the first-pass throughput and the per-stage occupancy next to
+
+  * the paper's recurrence p(i+1) = 1 - (1 - p(i)/d)^u  (computed here, independently of cmodel/),
+  * a refined model (see docs/results.md): destinations of the headers meeting at a switch are
+    distinct leaves of its subtree (a permutation), so collisions follow sampling without
+    replacement instead of independent uniform choices.
+
+Subcommands:
+  run    [--quick]            the short table `make run` prints (RTL and model, a few minutes)
+  sweep  --csv F --plots DIR  the full study: every point to CSV, one PNG per paper figure
+  check                       the test of issue 5: RTL == model, recurrence == formula
+
+Only the Python standard library and gnuplot (for plots) are used.
+"""
+import argparse
+import csv
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LCAN = os.path.join(ROOT, "build", "lcan")
+
+
+def die(msg):
+    print("study: " + msg, file=sys.stderr)
+    sys.exit(2)
+
+
+# ---------------------------------------------------------------- analysis (independent of C)
+
+def recurrence(d, u, stages, p0=None):
+    """Seed 004 section 5: p(0) = 1 if d >= u else (d/u)^stages; p(i+1) = 1-(1-p(i)/d)^u."""
+    p = [1.0 if p0 is None and d >= u else (d / u) ** stages if p0 is None else p0]
+    for _ in range(stages):
+        p.append(1.0 - (1.0 - p[-1] / d) ** u)
+    return p
+
+
+def _binom_pmf(n, p):
+    return [math.comb(n, k) * p ** k * (1 - p) ** (n - k) for k in range(n + 1)]
+
+
+def _miss(K, d, k):
+    """P(a given child of a switch with K leaves below, d children, gets none of k distinct
+    destinations drawn without replacement from the K leaves)."""
+    k = min(k, K)
+    return math.comb(K - K // d, k) / math.comb(K, k)
+
+
+def refined(d, u, h):
+    """Refined model for worst-case permutations on lcan(d,u,d^h). Returns occupancy of the
+    downers of level h..1 (top first), like `lcan route`'s stage_occupancy.
+    Top switch: its d downer inputs each carry a header with probability q = min(1,(d/u))^(h-1)
+    (upward drops when d > u keep every upper busy; when d < u only d of u uppers are used).
+    Below: k ~ Binomial(u, p) headers arrive from the uppers. At a switch with K = d^l leaves
+    below, the k destinations are distinct leaves; a child is missed with C(K-K/d,k)/C(K,k)."""
+    q = 1.0 if d >= u else (d / u) ** (h - 1)
+    occ = []
+    K = d ** h
+    dist = _binom_pmf(d, q)
+    p = 1.0 - sum(pk * _miss(K, d, k) for k, pk in enumerate(dist))
+    occ.append(p)
+    for level in range(h - 1, 0, -1):
+        K = d ** level
+        dist = _binom_pmf(u, p)
+        p = 1.0 - sum(pk * _miss(K, d, k) for k, pk in enumerate(dist))
+        occ.append(p)
+    return occ
+
+
+# ---------------------------------------------------------------- measurement
+
+def route(spec, pattern, trials, seed, engine):
+    cmd = [LCAN, "route", spec, "--pattern", pattern, "--trials", str(trials), "--seed", str(seed),
+           "--engine", engine, "--json"]
+    t0 = time.time()
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        die("'%s' failed: %s" % (" ".join(cmd), (r.stderr.strip().splitlines() or ["?"])[-1]))
+    out = json.loads(r.stdout)
+    out["seconds"] = time.time() - t0
+    out["command"] = " ".join(cmd[1:]).replace(spec, "'%s'" % spec)
+    return out
+
+
+def lcan_dims(spec):
+    """(d, u, h) of an lcan(d,u,n) spec string."""
+    inner = spec[spec.index("(") + 1:spec.index(")")]
+    d, u, n = (int(x) for x in inner.split(","))
+    h = round(math.log(n, d))
+    return d, u, h
+
+
+# ---------------------------------------------------------------- make run
+
+RUN_CONFIGS = [  # (spec, pattern): d = u, d > u, d < u, and a CM-5-sized d = u = 4
+    ("lcan(2,2,256)", "worst"),
+    ("lcan(4,4,256)", "worst"),
+    ("lcan(4,2,256)", "worst"),
+    ("lcan(2,4,16)", "worst"),
+    ("lcan(2,2,256)", "random"),
+]
+
+
+def cmd_run(args):
+    rows = []
+    t_start = time.time()
+    for i, (spec, pattern) in enumerate(RUN_CONFIGS):
+        d, u, h = lcan_dims(spec)
+        print("[%d/%d] %s %s: RTL (%d trials, builds the simulator on first use) ..."
+              % (i + 1, len(RUN_CONFIGS), spec, pattern, args.rtl_trials), file=sys.stderr, flush=True)
+        rtl = route(spec, pattern, args.rtl_trials, args.seed, "rtl")
+        print("      model (%d trials) ..." % args.model_trials, file=sys.stderr, flush=True)
+        mod = route(spec, pattern, args.model_trials, args.seed, "model")
+        same = route(spec, pattern, args.rtl_trials, args.seed, "model")
+        agree = all(same[k] == rtl[k] for k in ("first_pass_mean", "passes_mean", "passes_max",
+                                                  "stage_occupancy"))
+        rows.append((spec, pattern, recurrence(d, u, h)[-1], refined(d, u, h)[-1], rtl, mod, agree))
+    print()
+    print("%-14s %-7s %8s %8s %16s %16s %7s %6s" % ("config", "pattern", "recur.", "refined",
+          "RTL (mean±sem)", "model (mean±sem)", "passes", "RTL=model"))
+    for spec, pattern, rec, ref, rtl, mod, agree in rows:
+        print("%-14s %-7s %8.4f %8.4f %9.4f±%.4f %9.4f±%.4f %7.2f %6s" % (
+            spec, pattern, rec, ref, rtl["first_pass_mean"], rtl["first_pass_sem"],
+            mod["first_pass_mean"], mod["first_pass_sem"], mod["passes_mean"],
+            "yes" if agree else "NO"))
+    print("\nrecur. = seed 004's p(log_d n) (worst-case permutations); refined = docs/results.md §3;"
+          "\nRTL: %d trials on Verilator with the model checking every cycle; model: %d trials;"
+          "\nRTL=model: the RTL's numbers equal the model's for the same seed and trials. %.0f s."
+          % (args.rtl_trials, args.model_trials, time.time() - t_start))
+    return 0 if all(r[-1] for r in rows) else 1
+
+
+# ---------------------------------------------------------------- sweep
+
+def sweep_points(quick):
+    """The paper's figures: (figure, spec, pattern, engine, trials)."""
+    pts = []
+    maxn = 4096 if quick else 65536
+    t_model = 20 if quick else 100
+    def lcans(d, u):
+        n = d
+        while n <= maxn:
+            yield "lcan(%d,%d,%d)" % (d, u, n)
+            n *= d
+    for d in (2, 3, 4, 8, 16):                       # Figure 10: d = u
+        for s in lcans(d, d):
+            pts.append(("fig10", s, "worst", "model", t_model))
+    for d in (3, 4, 8, 16):                          # Figure 11: d > u, u = 2
+        for s in lcans(d, 2):
+            pts.append(("fig11", s, "worst", "model", t_model))
+    for u in (3, 4, 8):                              # Figures 12/13: d < u, d = 2
+        for s in lcans(2, u):
+            d_, u_, h = lcan_dims(s)
+            if (2 ** h) * (u / 2) ** (h - 1) <= (2 ** 18 if not quick else 2 ** 14):  # top switches
+                pts.append(("fig13", s, "worst", "model", t_model))
+    for d in (2, 4, 16):                             # uniformly random permutations
+        for s in lcans(d, d):
+            pts.append(("random", s, "random", "model", t_model))
+    for s in ("lcan(2,2,256)", "lcan(4,4,256)", "lcan(4,2,256)", "lcan(2,4,16)", "lcan(2,2,1024)"):
+        for pat in ("worst", "random"):             # RTL points
+            pts.append(("rtl", s, pat, "rtl", 10 if quick else 50))
+    for s in ("lcan(2,2,256)", "lcan(4,4,256)", "lcan(2,2,4096)"):
+        for pat in ("identity", "bitrev", "transpose", "shuffle", "random", "worst"):
+            pts.append(("passes", s, pat, "model", t_model))
+    return pts
+
+
+CSV_FIELDS = ["figure", "spec", "pattern", "engine", "trials", "seed", "d", "u", "h",
+              "first_pass_mean", "first_pass_sem", "passes_mean", "passes_max", "recurrence",
+              "refined", "stage_occupancy", "passes_hist", "seconds", "command"]
+
+
+def cmd_sweep(args):
+    pts = sweep_points(args.quick)
+    os.makedirs(os.path.dirname(os.path.abspath(args.csv)), exist_ok=True)
+    tmp = args.csv + ".tmp"
+    rows = []
+    with open(tmp, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=CSV_FIELDS)
+        w.writeheader()
+        for i, (fig, spec, pat, eng, trials) in enumerate(pts):
+            d, u, h = lcan_dims(spec)
+            r = route(spec, pat, trials, args.seed, eng)
+            row = {"figure": fig, "spec": spec, "pattern": pat, "engine": eng, "trials": trials,
+                   "seed": args.seed, "d": d, "u": u, "h": h,
+                   "first_pass_mean": r["first_pass_mean"], "first_pass_sem": r["first_pass_sem"],
+                   "passes_mean": r["passes_mean"], "passes_max": r["passes_max"],
+                   "recurrence": recurrence(d, u, h)[-1], "refined": refined(d, u, h)[-1],
+                   "stage_occupancy": " ".join("%.6f" % x for x in r["stage_occupancy"]),
+                   "passes_hist": json.dumps(r.get("passes_hist")), "seconds": "%.2f" % r["seconds"],
+                   "command": "build/lcan " + r["command"]}
+            w.writerow(row)
+            f.flush()
+            rows.append(row)
+            print("[%d/%d] %-6s %-16s %-8s %-5s first pass %.4f ± %.4f (recurrence %.4f) %.1fs"
+                  % (i + 1, len(pts), fig, spec, pat, eng, r["first_pass_mean"],
+                     r["first_pass_sem"], row["recurrence"], r["seconds"]), file=sys.stderr, flush=True)
+    os.replace(tmp, args.csv)
+    if args.plots:
+        plot(rows, args.plots)
+    return 0
+
+
+def _gp(script, out_png):
+    tmp = out_png + ".tmp.png"
+    r = subprocess.run(["gnuplot"], input=script.replace("@OUT@", tmp), text=True,
+                       capture_output=True)
+    if r.returncode != 0:
+        die("gnuplot failed for %s: %s" % (out_png, r.stderr.strip()))
+    os.replace(tmp, out_png)
+
+
+def plot(rows, outdir):
+    os.makedirs(outdir, exist_ok=True)
+    head = ("set terminal pngcairo size 900,600 font 'sans,10'\nset output '@OUT@'\n"
+            "set grid\nset key outside right\nset yrange [0:1.02]\n")
+    def series(fig_rows, d, u, key="d"):
+        return [r for r in fig_rows if r["d"] == d and r["u"] == u]
+    figs = {
+        "fig10": ("Figure 10: d = u, worst-case permutations", [(d, d) for d in (2, 3, 4, 8, 16)]),
+        "fig11": ("Figure 11: d > u (u = 2), worst-case permutations", [(d, 2) for d in (3, 4, 8, 16)]),
+        "fig13": ("Figure 13: d < u (d = 2), true throughput for n = 2^i", [(2, u) for u in (3, 4, 8)]),
+        "random": ("Uniformly random permutations, d = u", [(d, d) for d in (2, 4, 16)]),
+    }
+    for fig, (title, pairs) in figs.items():
+        fig_rows = [r for r in rows if r["figure"] == fig]
+        if not fig_rows:
+            continue
+        data, plots = [], []
+        for idx, (d, u) in enumerate(pairs):
+            pts = sorted(series(fig_rows, d, u), key=lambda r: r["h"])
+            if not pts:
+                continue
+            hmax = max(r["h"] for r in pts)
+            # recurrence curve for this (d,u): p(h) at every stage count (true throughput)
+            rec = "\n".join("%d %.6f" % (h, recurrence(d, u, h)[-1]) for h in range(1, hmax + 1))
+            ref = "\n".join("%d %.6f" % (h, refined(d, u, h)[-1]) for h in range(1, hmax + 1))
+            meas = "\n".join("%d %s %s" % (r["h"], r["first_pass_mean"], r["first_pass_sem"])
+                             for r in pts)
+            data.append("$rec%d << EOD\n%s\nEOD\n$ref%d << EOD\n%s\nEOD\n$meas%d << EOD\n%s\nEOD\n"
+                        % (idx, rec, idx, ref, idx, meas))
+            c = idx + 1
+            plots.append("$rec%d with lines lc %d dt 1 title 'recurrence d=%d u=%d'" % (idx, c, d, u))
+            plots.append("$ref%d with lines lc %d dt 2 title 'refined'" % (idx, c))
+            plots.append("$meas%d with yerrorbars lc %d pt 7 ps 0.8 title 'measured (model)'" % (idx, c))
+        _gp(head + "".join(data) + "set title '%s'\nset xlabel 'stages h = log_d n'\n"
+            "set ylabel 'fraction of PEs routed in the first pass'\nplot %s\n"
+            % (title, ", \\\n  ".join(plots)), os.path.join(outdir, fig + ".png"))
+    # Figure 12: the recurrence's behaviour per stage (p0 = 1) with measured per-stage occupancy
+    occ = [r for r in rows if r["figure"] == "fig13"]
+    data, plots = [], []
+    for idx, u in enumerate((3, 4, 8)):
+        rec = "\n".join("%d %.6f" % (i, p) for i, p in enumerate(recurrence(2, u, 16, 1.0)))
+        data.append("$r%d << EOD\n%s\nEOD\n" % (idx, rec))
+        plots.append("$r%d with linespoints lc %d title 'recurrence d=2 u=%d, p(0)=1'" % (idx, idx + 1, u))
+        big = sorted([r for r in occ if r["u"] == u], key=lambda r: r["h"])
+        if big:
+            b = big[-1]
+            vals = [float(x) for x in b["stage_occupancy"].split()]
+            rec0 = recurrence(2, u, b["h"])
+            m = "\n".join("%d %.6f" % (i + 1, v) for i, v in enumerate(vals))
+            r0 = "\n".join("%d %.6f" % (i, v) for i, v in enumerate(rec0))
+            data.append("$m%d << EOD\n%s\nEOD\n$q%d << EOD\n%s\nEOD\n" % (idx, m, idx, r0))
+            plots.append("$q%d with lines lc %d dt 3 title 'recurrence from (d/u)^h, %s'" % (idx, idx + 1, b["spec"]))
+            plots.append("$m%d with points lc %d pt 5 title 'measured stage occupancy, %s'" % (idx, idx + 1, b["spec"]))
+    _gp(head + "".join(data) + "set title 'Figure 12: d < u (d = 2): the recurrence stage by stage'\n"
+        "set xlabel 'stage i from the top'\nset ylabel 'p(i)'\nplot %s\n" % ", \\\n  ".join(plots),
+        os.path.join(outdir, "fig12.png"))
+
+
+# ---------------------------------------------------------------- check (a test of issue 5)
+
+def cmd_check(args):
+    passed = failed = 0
+    def check(ok, what):
+        nonlocal passed, failed
+        if ok:
+            passed += 1
+        else:
+            failed += 1
+            print("FAIL: " + what)
+    # the recurrence column: the C tool's `recurrence` against the formula computed here
+    for d, u, h in ((2, 2, 16), (3, 3, 4), (4, 2, 4), (2, 4, 4), (16, 16, 4), (8, 2, 3)):
+        r = subprocess.run([LCAN, "recurrence", str(d), str(u), str(h), "--json"],
+                           capture_output=True, text=True)
+        got = json.loads(r.stdout)["p"] if r.returncode == 0 else None
+        want = recurrence(d, u, h)
+        check(got is not None and len(got) == len(want) and
+              all(abs(a - b) < 1e-12 for a, b in zip(got, want)),
+              "recurrence %d %d %d: got %s want %s" % (d, u, h, got, want))
+        rr = route("lcan(%d,%d,%d)" % (d, u, d ** min(h, 3)), "worst", 2, 1, "model")
+        want_h = recurrence(d, u, min(h, 3))[-1]
+        check(abs(rr["recurrence"] - want_h) < 1e-12,
+              "route recurrence for lcan(%d,%d,%d): got %s want %s" % (d, u, d ** min(h, 3),
+                                                                      rr["recurrence"], want_h))
+    # the hand value of seed 004: d = u = 2 from load 1: p1 = 1 - (1/2)^2 = 0.75
+    check(abs(recurrence(2, 2, 1)[1] - 0.75) < 1e-15, "p1(2,2) = 0.75")
+    # RTL and model agree exactly for the same seed on small configs
+    for spec, pat in (("lcan(2,2,16)", "worst"), ("lcan(4,2,64)", "random"), ("lcan(2,3,8)", "worst")):
+        rtl = route(spec, pat, 4, 7, "rtl")
+        mod = route(spec, pat, 4, 7, "model")
+        for k in ("first_pass_mean", "first_pass_sem", "passes_mean", "passes_max", "stage_occupancy"):
+            check(rtl[k] == mod[k], "%s %s: %s rtl %s != model %s" % (spec, pat, k, rtl[k], mod[k]))
+    print("study: %d passed, %d failed" % (passed, failed))
+    return 0 if failed == 0 else 1
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    a = sub.add_parser("run", help="the short table of `make run`")
+    a.add_argument("--rtl-trials", type=int, default=20)
+    a.add_argument("--model-trials", type=int, default=200)
+    a.add_argument("--seed", type=int, default=1)
+    a = sub.add_parser("sweep", help="the full study: CSV and plots")
+    a.add_argument("--csv", required=True)
+    a.add_argument("--plots")
+    a.add_argument("--seed", type=int, default=1)
+    a.add_argument("--quick", action="store_true")
+    sub.add_parser("check", help="RTL == model and recurrence == formula (a test)")
+    args = ap.parse_args()
+    if not os.access(LCAN, os.X_OK):
+        die("build/lcan not found: run make")
+    return {"run": cmd_run, "sweep": cmd_sweep, "check": cmd_check}[args.cmd](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
