@@ -1,0 +1,70 @@
+/*
+ * alloc.c - the greedy rotated allocator of spec 6 (both modes).
+ *
+ * Inputs are visited in the order r_in, r_in+1, .., P-1, 0, .., r_in-1. A ONE request takes the
+ * first port of want that is available and not yet taken, scanning cyclically from its class start;
+ * an ALL request takes every such port.
+ */
+#include "alloc.h"
+
+static uint64_t low_mask(int n) /* bits 0..n-1, 0 <= n <= 64 */
+{
+    return n >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1u);
+}
+
+lcan_pset lcan_pset_range(int lo, int hi)
+{
+    lcan_pset s;
+    int k;
+    for (k = 0; k < 2; k++) {
+        int a = lo - 64 * k, b = hi - 64 * k;
+        a = a < 0 ? 0 : (a > 64 ? 64 : a);
+        b = b < 0 ? 0 : (b > 64 ? 64 : b);
+        s.w[k] = b > a ? (low_mask(b) & ~low_mask(a)) : 0;
+    }
+    return s;
+}
+
+int lcan_pset_next(const lcan_pset *s, int from)
+{
+    int k;
+    for (k = from >> 6; k < 2; k++) {
+        int base = 64 * k;
+        uint64_t v = s->w[k];
+        if (from > base)
+            v &= ~low_mask(from - base);
+        if (v)
+            return base + lcan_ctz64(v);
+    }
+    return -1;
+}
+
+void lcan_alloc(int P, int r_in, const lcan_req *req, const lcan_pset *avail, lcan_pset *grant)
+{
+    lcan_pset taken;
+    int k;
+
+    lcan_pset_clear(&taken);
+    for (k = 0; k < P; k++)
+        lcan_pset_clear(&grant[k]);
+    for (k = 0; k < P; k++) {
+        int i = r_in + k < P ? r_in + k : r_in + k - P;
+        const lcan_req *r = &req[i];
+        lcan_pset fr;
+        if (!r->valid)
+            continue;
+        fr.w[0] = r->want.w[0] & avail->w[0] & ~taken.w[0];
+        fr.w[1] = r->want.w[1] & avail->w[1] & ~taken.w[1];
+        if (r->kind == LCAN_REQ_ALL) {
+            grant[i] = fr;
+        } else {
+            int o = lcan_pset_next(&fr, r->start);
+            if (o < 0)
+                o = lcan_pset_next(&fr, 0);
+            if (o >= 0)
+                lcan_pset_add(&grant[i], o);
+        }
+        taken.w[0] |= grant[i].w[0];
+        taken.w[1] |= grant[i].w[1];
+    }
+}

@@ -1,0 +1,269 @@
+/*
+ * net.c - the cycle-accurate network (spec 3, 5, 7, 8, 9): construction, flit fields, the tick
+ * (reset, clear, every switch, the leaf boundary of spec 7.3 / 8.4) and the observation outputs.
+ *
+ * A new network is in the state a reset tick with seed 0 leaves it in. The network copies what it
+ * needs from the topology; the topology may be freed afterwards.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lfsr.h"
+#include "net_internal.h"
+
+void lcan_cfg_default(lcan_cfg *c)
+{
+    if (c == NULL)
+        return;
+    c->mode = LCAN_CIRCUIT;
+    c->payload_w = 16;
+    c->depth = 4;
+}
+
+static void do_reset(lcan_net *n, uint32_t seed)
+{
+    const lcan_geom *g = &n->g;
+    size_t np = g->n_port;
+    int l;
+    uint32_t x, q;
+
+    for (l = 1; l <= g->h; l++)
+        for (x = 0; x < g->S[l]; x++)
+            n->lfsr[g->sw_base[l] + x] = lcan_lfsr_seed(seed, l, x);
+    memset(n->flit_q, 0, np * sizeof *n->flit_q);
+    memset(n->flit_d, 0, np * sizeof *n->flit_d);
+    memset(n->bk_q, 0, np);
+    memset(n->bk_d, 0, np);
+    memset(n->inj, 0, g->NP * sizeof *n->inj);
+    memset(n->cnt_up, 0, sizeof n->cnt_up);
+    memset(n->cnt_down, 0, sizeof n->cnt_down);
+    memset(n->cnt_drop, 0, sizeof n->cnt_drop);
+    if (n->cfg.mode == LCAN_CIRCUIT) {
+        memset(n->set, 0, np);
+        memset(n->src, 0, np);
+        return;
+    }
+    memset(n->fhead, 0, np * sizeof *n->fhead);
+    memset(n->fcount, 0, np * sizeof *n->fcount);
+    memset(n->served, 0, np * sizeof *n->served);
+    for (l = 1; l <= g->h; l++)
+        for (x = 0; x < g->S[l] * (uint32_t)g->P[l]; x++)
+            n->cr[g->port_base[l] + x] = (uint16_t)((l == 1 && (int)(x % (uint32_t)g->P[l]) < g->D[l]) ? 0 : n->cfg.depth);
+    for (q = 0; q < g->NP; q++)
+        n->inj_cr[q] = (uint16_t)n->cfg.depth;
+}
+
+lcan_status lcan_net_new(const lcan_topo *t, const lcan_cfg *cfg, lcan_net **out)
+{
+    lcan_net *n;
+    lcan_status st;
+    size_t np;
+
+    if (out == NULL)
+        return LCAN_ERR_ARG;
+    *out = NULL;
+    if (t == NULL)
+        return LCAN_ERR_ARG;
+    n = calloc(1, sizeof *n);
+    if (n == NULL)
+        return LCAN_ERR_NOMEM;
+    if (cfg != NULL)
+        n->cfg = *cfg;
+    else
+        lcan_cfg_default(&n->cfg);
+    if ((n->cfg.mode != LCAN_CIRCUIT && n->cfg.mode != LCAN_PACKET) || n->cfg.payload_w < 1 ||
+        n->cfg.payload_w > 32 || n->cfg.depth < 1 || n->cfg.depth > 255) {
+        free(n);
+        return LCAN_ERR_ARG;
+    }
+    st = lcan_geom_init(&n->g, t);
+    if (st != LCAN_OK) {
+        free(n);
+        return st;
+    }
+    n->fw = 2 + n->g.addr_w + n->cfg.payload_w;
+    if (n->fw > 63) {
+        lcan_net_free(n);
+        return LCAN_ERR_PARAM;
+    }
+    n->fmask = ((uint64_t)1 << n->fw) - 1u;
+    n->sh_dest = n->cfg.payload_w;
+    n->sh_bcast = n->cfg.payload_w + n->g.addr_w;
+    n->sh_head = n->sh_bcast + 1;
+    np = n->g.n_port;
+    n->lfsr = malloc((size_t)n->g.n_sw * sizeof *n->lfsr);
+    n->flit_q = malloc(np * sizeof *n->flit_q);
+    n->flit_d = malloc(np * sizeof *n->flit_d);
+    n->bk_q = malloc(np);
+    n->bk_d = malloc(np);
+    n->inj = malloc((size_t)n->g.NP * sizeof *n->inj);
+    if (n->cfg.mode == LCAN_CIRCUIT) {
+        n->set = malloc(np);
+        n->src = malloc(np);
+    } else {
+        n->cr = malloc(np * sizeof *n->cr);
+        n->fifo = malloc(np * (size_t)n->cfg.depth * sizeof *n->fifo);
+        n->fhead = malloc(np * sizeof *n->fhead);
+        n->fcount = malloc(np * sizeof *n->fcount);
+        n->served = malloc(np * sizeof *n->served);
+        n->inj_cr = malloc((size_t)n->g.NP * sizeof *n->inj_cr);
+    }
+    if (!n->lfsr || !n->flit_q || !n->flit_d || !n->bk_q || !n->bk_d || !n->inj ||
+        (n->cfg.mode == LCAN_CIRCUIT ? (!n->set || !n->src)
+                                     : (!n->cr || !n->fifo || !n->fhead || !n->fcount || !n->served || !n->inj_cr))) {
+        lcan_net_free(n);
+        return LCAN_ERR_NOMEM;
+    }
+    do_reset(n, 0);
+    *out = n;
+    return LCAN_OK;
+}
+
+void lcan_net_free(lcan_net *n)
+{
+    if (n == NULL)
+        return;
+    lcan_geom_free(&n->g);
+    free(n->lfsr);
+    free(n->flit_q);
+    free(n->flit_d);
+    free(n->bk_q);
+    free(n->bk_d);
+    free(n->inj);
+    free(n->set);
+    free(n->src);
+    free(n->cr);
+    free(n->fifo);
+    free(n->fhead);
+    free(n->fcount);
+    free(n->served);
+    free(n->inj_cr);
+    free(n);
+}
+
+int lcan_net_flit_width(const lcan_net *n) { return n ? n->fw : 0; }
+
+uint64_t lcan_flit(const lcan_net *n, int head, int bcast, uint32_t dest, uint32_t payload)
+{
+    uint64_t amask, pmask;
+    if (n == NULL)
+        return 0;
+    amask = ((uint64_t)1 << n->g.addr_w) - 1u;
+    pmask = ((uint64_t)1 << n->cfg.payload_w) - 1u;
+    return ((uint64_t)payload & pmask) | (((uint64_t)dest & amask) << n->sh_dest) |
+           ((uint64_t)(bcast != 0) << n->sh_bcast) | ((uint64_t)(head != 0) << n->sh_head);
+}
+
+int lcan_flit_head(const lcan_net *n, uint64_t f) { return n ? (int)((f >> n->sh_head) & 1u) : 0; }
+int lcan_flit_bcast(const lcan_net *n, uint64_t f) { return n ? (int)((f >> n->sh_bcast) & 1u) : 0; }
+uint32_t lcan_flit_dest(const lcan_net *n, uint64_t f) { return n ? lcan_net_dest(n, f) : 0; }
+uint32_t lcan_flit_payload(const lcan_net *n, uint64_t f)
+{
+    return n ? (uint32_t)(f & (((uint64_t)1 << n->cfg.payload_w) - 1u)) : 0;
+}
+
+/* Leaf boundary registers (spec 7.3, 8.4), after the switches have read them. */
+static void leaf_tick(lcan_net *n, const lcan_in *in)
+{
+    uint32_t q;
+    for (q = 0; q < n->g.NP; q++) {
+        int v = in->inj_valid != NULL && in->inj_valid[q] && in->inj_flit != NULL;
+        if (n->cfg.mode == LCAN_PACKET) {
+            int ready = n->inj_cr[q] > 0;
+            int credit = n->bk_q[n->g.leaf_gp[q]];
+            v = v && ready;
+            n->inj_cr[q] = (uint16_t)(n->inj_cr[q] - (v ? 1 : 0) + credit);
+        }
+        n->inj[q] = v ? (LCAN_VALID | (in->inj_flit[q] & n->fmask)) : 0;
+    }
+}
+
+static void write_outputs(const lcan_net *n, lcan_out *out)
+{
+    const lcan_geom *g = &n->g;
+    uint32_t q;
+    int l;
+    if (out == NULL)
+        return;
+    for (q = 0; q < g->NP; q++) {
+        uint64_t f = n->flit_q[g->leaf_gp[q]];
+        if (out->inj_ready)
+            out->inj_ready[q] = (uint8_t)(n->cfg.mode == LCAN_CIRCUIT || n->inj_cr[q] > 0);
+        if (out->inj_ack)
+            out->inj_ack[q] = (uint8_t)(n->cfg.mode == LCAN_CIRCUIT && n->bk_q[g->leaf_gp[q]]);
+        if (out->ej_valid)
+            out->ej_valid[q] = (uint8_t)((f & LCAN_VALID) != 0);
+        if (out->ej_flit)
+            out->ej_flit[q] = f & n->fmask;
+    }
+    for (l = 1; l <= g->h; l++) {
+        if (out->cnt_up)
+            out->cnt_up[l - 1] = n->cnt_up[l];
+        if (out->cnt_down)
+            out->cnt_down[l - 1] = n->cnt_down[l];
+        if (out->cnt_drop)
+            out->cnt_drop[l - 1] = n->cnt_drop[l];
+    }
+}
+
+lcan_status lcan_net_tick(lcan_net *n, const lcan_in *in, lcan_out *out)
+{
+    const lcan_geom *g;
+    int l;
+    uint32_t x;
+    void *tmp;
+
+    if (n == NULL || in == NULL)
+        return LCAN_ERR_ARG;
+    g = &n->g;
+    if (in->rst) {
+        do_reset(n, in->seed);
+    } else if (in->clear && n->cfg.mode == LCAN_CIRCUIT) {
+        memset(n->set, 0, g->n_port);
+        memset(n->src, 0, g->n_port);
+        memset(n->flit_q, 0, g->n_port * sizeof *n->flit_q);
+        memset(n->bk_q, 0, g->n_port);
+        leaf_tick(n, in);
+    } else {
+        for (l = 1; l <= g->h; l++)
+            for (x = 0; x < g->S[l]; x++) {
+                if (n->cfg.mode == LCAN_CIRCUIT)
+                    lcan_net_circuit_switch(n, l, x, in->ej_ack);
+                else
+                    lcan_net_packet_switch(n, l, x);
+            }
+        leaf_tick(n, in);
+        tmp = n->flit_q; n->flit_q = n->flit_d; n->flit_d = tmp;
+        tmp = n->bk_q; n->bk_q = n->bk_d; n->bk_d = tmp;
+    }
+    write_outputs(n, out);
+    return LCAN_OK;
+}
+
+uint8_t lcan_net_debug(const lcan_net *n, int level, uint32_t index, int port)
+{
+    uint32_t gp;
+    if (n == NULL || level < 1 || level > n->g.h || index >= n->g.S[level] || port < 0 || port >= n->g.P[level])
+        return 0;
+    gp = n->g.port_base[level] + index * (uint32_t)n->g.P[level] + (uint32_t)port;
+    if (n->cfg.mode == LCAN_CIRCUIT)
+        return (uint8_t)((n->set[gp] ? 0x80u : 0u) | (n->src[gp] & 0x7Fu));
+    return (uint8_t)(n->cr[gp] & 0xFFu);
+}
+
+size_t lcan_net_debug_dump(const lcan_net *n, uint8_t *buf, size_t len)
+{
+    size_t total, b;
+    if (n == NULL)
+        return 0;
+    total = n->g.n_port; /* spec 9 order = global port order */
+    if (buf == NULL)
+        return total;
+    for (b = 0; b < total && b < len; b++) {
+        if (n->cfg.mode == LCAN_CIRCUIT)
+            buf[b] = (uint8_t)((n->set[b] ? 0x80u : 0u) | (n->src[b] & 0x7Fu));
+        else
+            buf[b] = (uint8_t)(n->cr[b] & 0xFFu);
+    }
+    return total;
+}

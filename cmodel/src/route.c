@@ -1,0 +1,231 @@
+/*
+ * route.c - the pass driver of spec 7.5 on any engine (the model's lcan_net_tick, or the RTL through
+ * tb/): reset, then passes of T_pass ticks (clear, headers, acks back from the destinations, data
+ * from the satisfied sources, checked at the destinations) until every source is satisfied.
+ *
+ * Ticks of the run: one reset tick (seed = net_seed), then pass k = 0, 1, .. of T_pass ticks each.
+ * data_errors counts: a header at a leaf other than its destination or with a wrong payload, a
+ * second header at one destination in a pass, a data flit at a port that did not receive the
+ * header or with a wrong payload/dest, a data flit beyond DATA_LEN, and every missing data flit.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "route.h"
+
+typedef struct {
+    const lcan_topo *t;
+    int h, U0, pw, aw;
+    uint32_t N, NP;
+    lcan_tick_fn tick;
+    void *engine;
+    lcan_in in;
+    lcan_out out;
+    uint8_t *inj_valid, *ej_ack, *inj_ready, *inj_ack, *ej_valid;
+    uint64_t *inj_flit, *ej_flit;
+    uint32_t cnt[3][LCAN_MAX_LEVELS];
+    uint8_t *active, *sat, *drecv;
+    uint32_t *inv, *hdr_q, *pdest;
+    uint64_t errors;
+} driver;
+
+int lcan_route_check_perm(const uint32_t *perm, uint32_t N, uint8_t *seen)
+{
+    uint32_t s;
+    memset(seen, 0, N);
+    for (s = 0; s < N; s++) {
+        if (perm[s] >= N || seen[perm[s]])
+            return 0;
+        seen[perm[s]] = 1;
+    }
+    return 1;
+}
+
+static uint64_t mkflit(const driver *d, int head, uint32_t dest, uint64_t payload)
+{
+    uint64_t pm = ((uint64_t)1 << d->pw) - 1u;
+    return (payload & pm) | ((uint64_t)dest << d->pw) | ((uint64_t)(head != 0) << (d->pw + d->aw + 1));
+}
+
+static void drv_free(driver *d)
+{
+    free(d->inj_valid); free(d->ej_ack); free(d->inj_ready); free(d->inj_ack); free(d->ej_valid);
+    free(d->inj_flit); free(d->ej_flit);
+    free(d->active); free(d->sat); free(d->drecv);
+    free(d->inv); free(d->hdr_q); free(d->pdest);
+}
+
+static lcan_status drv_init(driver *d, const lcan_topo *t, int payload_w, const uint32_t *perm)
+{
+    uint32_t s;
+    memset(d, 0, sizeof *d);
+    d->t = t;
+    d->h = lcan_topo_levels(t);
+    d->U0 = lcan_topo_leaf_ports(t);
+    d->N = lcan_topo_leaves(t);
+    d->NP = lcan_topo_ports(t);
+    d->pw = payload_w;
+    d->aw = lcan_topo_addr_width(t);
+    d->inj_valid = calloc(d->NP, 1);
+    d->ej_ack = calloc(d->NP, 1);
+    d->inj_ready = calloc(d->NP, 1);
+    d->inj_ack = calloc(d->NP, 1);
+    d->ej_valid = calloc(d->NP, 1);
+    d->inj_flit = calloc(d->NP, sizeof *d->inj_flit);
+    d->ej_flit = calloc(d->NP, sizeof *d->ej_flit);
+    d->active = calloc(d->N, 1);
+    d->sat = calloc(d->N, 1);
+    d->drecv = calloc(d->N, 1);
+    d->inv = calloc(d->N, sizeof *d->inv);
+    d->hdr_q = calloc(d->N, sizeof *d->hdr_q);
+    d->pdest = calloc(d->N, sizeof *d->pdest);
+    if (!d->inj_valid || !d->ej_ack || !d->inj_ready || !d->inj_ack || !d->ej_valid || !d->inj_flit ||
+        !d->ej_flit || !d->active || !d->sat || !d->drecv || !d->inv || !d->hdr_q || !d->pdest)
+        return LCAN_ERR_NOMEM;
+    if (!lcan_route_check_perm(perm, d->N, d->sat))
+        return LCAN_ERR_ARG;
+    memset(d->sat, 0, d->N);
+    for (s = 0; s < d->N; s++) {
+        d->inv[perm[s]] = s;
+        d->pdest[s] = lcan_topo_pack(t, perm[s]);
+        d->active[s] = 1;
+    }
+    d->in.inj_valid = d->inj_valid;
+    d->in.inj_flit = d->inj_flit;
+    d->in.ej_ack = d->ej_ack;
+    d->out.inj_ready = d->inj_ready;
+    d->out.inj_ack = d->inj_ack;
+    d->out.ej_valid = d->ej_valid;
+    d->out.ej_flit = d->ej_flit;
+    d->out.cnt_up = d->cnt[0];
+    d->out.cnt_down = d->cnt[1];
+    d->out.cnt_drop = d->cnt[2];
+    return LCAN_OK;
+}
+
+/* Present the inputs of pass tick tau of pass k (ej_ack was prepared by the previous tick). */
+static void drv_inputs(driver *d, int k, int tau)
+{
+    uint32_t s;
+    int data0 = 4 * d->h + 1;
+    d->in.rst = 0;
+    d->in.clear = tau == 0;
+    memset(d->inj_valid, 0, d->NP);
+    memset(d->inj_flit, 0, d->NP * sizeof *d->inj_flit);
+    if (tau == 1) {
+        for (s = 0; s < d->N; s++) {
+            uint32_t q;
+            if (!d->active[s])
+                continue;
+            q = s * (uint32_t)d->U0 + (s + (uint32_t)k) % (uint32_t)d->U0;
+            d->inj_valid[q] = 1;
+            d->inj_flit[q] = mkflit(d, 1, d->pdest[s], s);
+        }
+    } else if (tau >= data0 && tau < data0 + LCAN_DATA_LEN) {
+        for (s = 0; s < d->N; s++) {
+            uint32_t q;
+            if (!d->sat[s])
+                continue;
+            q = s * (uint32_t)d->U0 + (s + (uint32_t)k) % (uint32_t)d->U0;
+            d->inj_valid[q] = 1;
+            d->inj_flit[q] = mkflit(d, 0, d->pdest[s], (uint64_t)s * LCAN_DATA_LEN + (uint64_t)(tau - data0));
+        }
+    }
+}
+
+/* Read the outputs of one tick: acks at sources, headers and data at destinations. */
+static void drv_outputs(driver *d, uint32_t *nsat)
+{
+    uint32_t q;
+    uint64_t pm = ((uint64_t)1 << d->pw) - 1u, am = ((uint64_t)1 << d->aw) - 1u;
+    memset(d->ej_ack, 0, d->NP);
+    for (q = 0; q < d->NP; q++) {
+        uint32_t leaf = q / (uint32_t)d->U0, s = d->inv[leaf];
+        uint64_t f = d->ej_flit[q];
+        if (d->inj_ack[q] && d->active[leaf] && !d->sat[leaf]) {
+            d->sat[leaf] = 1;
+            (*nsat)++;
+        }
+        if (!d->ej_valid[q])
+            continue;
+        if ((f >> (d->pw + d->aw + 1)) & 1u) {
+            d->ej_ack[q] = 1;
+            if (((f >> d->pw) & am) != d->pdest[s] || (f & pm) != (s & pm) || d->hdr_q[leaf] != UINT32_MAX)
+                d->errors++;
+            if (d->hdr_q[leaf] == UINT32_MAX)
+                d->hdr_q[leaf] = q;
+        } else if (d->hdr_q[leaf] != q || d->drecv[leaf] >= LCAN_DATA_LEN ||
+                   ((f >> d->pw) & am) != d->pdest[s] ||
+                   (f & pm) != (((uint64_t)s * LCAN_DATA_LEN + d->drecv[leaf]) & pm)) {
+            d->errors++;
+        } else {
+            d->drecv[leaf]++;
+        }
+    }
+}
+
+lcan_status lcan_route_perm(const lcan_topo *t, int payload_w, lcan_tick_fn tick, void *engine,
+                            const uint32_t *perm, uint32_t net_seed, int max_passes,
+                            lcan_route_result *res)
+{
+    driver d;
+    lcan_status st;
+    uint32_t remaining, s;
+    int k, tau, l, T;
+
+    if (t == NULL || tick == NULL || perm == NULL || res == NULL || max_passes < 1 || payload_w < 1 || payload_w > 32)
+        return LCAN_ERR_ARG;
+    st = drv_init(&d, t, payload_w, perm);
+    if (st != LCAN_OK) {
+        drv_free(&d);
+        return st;
+    }
+    T = lcan_pass_ticks(d.h);
+    res->passes = 0;
+    res->first_pass = 0;
+    res->ticks = 0;
+    res->data_errors = 0;
+    d.in.rst = 1;
+    d.in.seed = net_seed;
+    st = tick(engine, &d.in, &d.out);
+    res->ticks++;
+    remaining = d.N;
+    for (k = 0; k < max_passes && remaining > 0 && st == LCAN_OK; k++) {
+        uint32_t nsat = 0, before[LCAN_MAX_LEVELS];
+        memcpy(before, d.cnt[1], sizeof before);
+        memset(d.sat, 0, d.N);
+        memset(d.drecv, 0, d.N);
+        memset(d.ej_ack, 0, d.NP);
+        for (s = 0; s < d.N; s++)
+            d.hdr_q[s] = UINT32_MAX;
+        for (tau = 0; tau < T && st == LCAN_OK; tau++) {
+            drv_inputs(&d, k, tau);
+            st = tick(engine, &d.in, &d.out);
+            res->ticks++;
+            drv_outputs(&d, &nsat);
+        }
+        for (s = 0; s < d.N; s++) {
+            uint32_t dst = perm[s];
+            if (!d.sat[s])
+                continue;
+            d.active[s] = 0;
+            if (d.hdr_q[dst] == UINT32_MAX)
+                d.errors += LCAN_DATA_LEN;
+            else
+                d.errors += (uint64_t)(LCAN_DATA_LEN - d.drecv[dst]);
+        }
+        if (k == 0) {
+            res->first_pass = nsat;
+            for (l = 1; l <= d.h && res->stage_occ != NULL; l++)
+                res->stage_occ[d.h - l] = (double)(uint32_t)(d.cnt[1][l - 1] - before[l - 1]) /
+                                          ((double)lcan_topo_switches(t, l) * lcan_topo_downers(t, l));
+        }
+        remaining -= nsat;
+        res->passes = k + 1;
+    }
+    res->data_errors = d.errors;
+    drv_free(&d);
+    if (st != LCAN_OK)
+        return st;
+    return remaining > 0 ? LCAN_ERR_STALL : LCAN_OK;
+}
