@@ -13,6 +13,7 @@ int cmd_info(int argc, char **argv);
 int cmd_route(int argc, char **argv);
 int cmd_recurrence(int argc, char **argv);
 int cmd_lockstep(int argc, char **argv);
+int cmd_collective(int argc, char **argv);
 
 typedef struct {
     const char *name;
@@ -25,6 +26,7 @@ static const tool_cmd commands[] = {
     {"route", cmd_route, "route permutations pass by pass, first-pass statistics (spec 7.5, 10)"},
     {"recurrence", cmd_recurrence, "the throughput recurrence p(0..stages) (spec 10.2)"},
     {"lockstep", cmd_lockstep, "run RTL and model in lockstep (tb/lcan-rtl)"},
+    {"collective", cmd_collective, "collective operations in packet mode vs the papers (docs/collectives.md)"},
 };
 
 #define N_COMMANDS (sizeof commands / sizeof commands[0])

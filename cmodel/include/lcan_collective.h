@@ -1,0 +1,146 @@
+/*
+ * lcan_collective.h - collective operations in packet mode (spec 8) on any engine, with the step
+ * counts of the papers next to the measured ones (docs/collectives.md).
+ *
+ * lcan_collective_run is an engine-agnostic driver, like lcan_route_perm: it presents a reset tick
+ * (tick 0), then on every tick t = 1, 2, .. decides what each leaf port injects (only when the
+ * port's inj_ready, an output of tick t-1, is 1), reads what is ejected, and checks every delivery.
+ * steps = the index of the tick whose outputs show the last delivery; the first injection is on
+ * tick 1, so a lone packet of LCA level L gives steps = 2L (spec 8.4) and one broadcast 2h.
+ *
+ * Payloads: unicast and hardware-broadcast packets carry their message number (the driver's table
+ * holds source, destination and index); reduce / prefix / leaf broadcast carry the data value
+ * itself (leaves combine, switches only forward). Every destination must receive exactly its
+ * messages, once, with the right dest field; reduce/prefix results are compared with a direct
+ * computation.
+ *
+ * max_queue comes from the debug view only (spec 9: packet mode byte = cr_o), so it is the same on
+ * every engine; lcan_collective.c's header says exactly what is inferred from it.
+ *
+ * Seed 003 (processors at the inner nodes of a complete binary tree) does not fit our networks; its
+ * algorithms run in a separate round-model simulator, lcan_tree003_* below (model only).
+ */
+#ifndef LCAN_COLLECTIVE_H
+#define LCAN_COLLECTIVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lcan.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    LCAN_COLL_BCAST = 0, /* one root, K flits on hardware trees (or --algo leaves) */
+    LCAN_COLL_SCATTER,   /* root sends a different packet to every other leaf, farthest first */
+    LCAN_COLL_GATHER,    /* the time-reversed scatter schedule */
+    LCAN_COLL_MNB,       /* every leaf broadcasts (hardware trees) */
+    LCAN_COLL_ALLTOALL,  /* total exchange, seed 000 section 5 */
+    LCAN_COLL_REDUCE,    /* product (+ or max) to the root, leaves combine (seed 001 round model) */
+    LCAN_COLL_PREFIX     /* inclusive prefix (+ or max) in leaf order, up-sweep / down-sweep */
+} lcan_coll_op;
+
+typedef enum { LCAN_COMB_SUM = 0, LCAN_COMB_MAX } lcan_coll_combine;
+
+/* Writes up to len bytes of the engine's debug view (spec 9 order) into buf, returns its length
+ * (buf may be NULL to ask for the length) - lcan_net_debug_dump has this shape. */
+typedef size_t (*lcan_debug_fn)(void *engine, uint8_t *buf, size_t len);
+
+typedef struct {
+    uint32_t root;        /* bcast / scatter / gather / reduce / leaf-bcast root leaf (default 0) */
+    int flits;            /* bcast: K flits (default 1) */
+    int trees;            /* bcast: spread the K flits over T edge-disjoint trees, 1..w1 (default 1) */
+    int sw_bcast;         /* bcast: 1 = leaves forward (binomial, seed 001 round model), no hw trees */
+    int phased;           /* alltoall: 1 = phases one after the other (formula 1), 0 = pipelined (2) */
+    lcan_coll_combine combine; /* reduce / prefix */
+    int compact;          /* reduce: after this many binomial rounds move the partials into one dense
+                             subtree in one round (uses channel capacity; 0 = plain binomial) */
+    int depth;            /* DEPTH of the engine (packet mode); needed to read cr as occupancy */
+    int payload_w;        /* PAYLOAD_W of the engine */
+    uint32_t net_seed;    /* seed presented on the reset tick */
+    uint64_t value_seed;  /* reduce / prefix input values */
+    uint64_t max_ticks;   /* give up (LCAN_ERR_STALL) after this many ticks; 0 = automatic */
+    lcan_debug_fn debug;  /* may be NULL: max_queue is then -1 */
+} lcan_coll_opts;
+
+/* Defaults: root 0, 1 flit, 1 tree, hw broadcast, pipelined, sum, no compaction, depth 4,
+ * payload_w 16, net_seed 1, value_seed 1, automatic tick limit, no debug view. */
+void lcan_coll_opts_default(lcan_coll_opts *o);
+
+/* The engine configuration an op needs: PAYLOAD_W large enough for the message numbers (16 or 32)
+ * and the DEPTH the model engine uses (4; mnb: min(255, max(4, N)) so that its queues can grow).
+ * Either pointer may be NULL. */
+void lcan_collective_engine_cfg(const lcan_topo *t, lcan_coll_op op, const lcan_coll_opts *o,
+                                int *payload_w, int *depth);
+
+typedef struct {
+    uint64_t steps;          /* tick of the last delivery (first injection on tick 1) */
+    int64_t paper_steps;     /* the paper's exact count or bound for this case, -1 if none */
+    const char *paper_ref;   /* which paper, which result (static string) */
+    int paper_is_bound;      /* 1: paper_steps is a lower bound, not an exact count */
+    int64_t expect_steps;    /* our own independently derived count for this case, -1 if none */
+    const char *expect_ref;  /* how expect_steps is derived (static string) */
+    int max_queue;           /* largest FIFO occupancy inferred from the debug view (-1: no view) */
+    int max_queue_ub;        /* upper bound on it from the same view */
+    int max_outstanding;     /* largest DEPTH - cr_o seen */
+    int queue_up[LCAN_MAX_LEVELS + 1];   /* max_queue per level of the sending switch, up channels */
+    int queue_down[LCAN_MAX_LEVELS + 1]; /* ... down channels (level 1 downers feed leaves: 0) */
+    uint64_t messages;       /* packets injected */
+    uint64_t deliveries;     /* flits ejected */
+    uint64_t errors;         /* missing, duplicate, misplaced or wrong deliveries / results */
+    uint64_t inj_stalls;     /* (leaf, tick) pairs where a due packet waited for inj_ready */
+    int rounds;              /* round-model ops: rounds executed */
+    int correct;             /* errors == 0 and everything delivered */
+    char err[256];           /* why the op was refused (e.g. a capacity violation), or "" */
+} lcan_coll_result;
+
+/* Run one collective on an engine that has just been built (its reset happens on tick 0).
+ * LCAN_ERR_PATTERN: the op does not apply to this network or violates the channel capacity of
+ * seed 001's model (res->err says which round, channel, load and capacity; nothing is injected).
+ * LCAN_ERR_STALL: not finished within max_ticks. */
+lcan_status lcan_collective_run(const lcan_topo *t, lcan_coll_op op, const lcan_coll_opts *o,
+                                lcan_tick_fn tick, void *engine, lcan_coll_result *res);
+
+/* Convenience: build the model (packet mode, lcan_collective_engine_cfg's depth unless o->depth is
+ * larger than 4, its payload width), run, free. o's depth / payload_w / debug are overridden. */
+lcan_status lcan_collective_run_model(const lcan_topo *t, lcan_coll_op op, const lcan_coll_opts *o,
+                                      lcan_coll_result *res);
+
+/* Names: "bcast" "scatter" "gather" "mnb" "alltoall" "reduce" "prefix". */
+const char *lcan_coll_op_name(lcan_coll_op op);
+int lcan_coll_op_parse(const char *name, lcan_coll_op *op); /* 1 ok, 0 unknown */
+
+/* ------------------------------------------------------------- seed 003: tree of processors
+ * A complete binary tree of n = 2^(H+1) - 1 processors (height H, heap labels: children of i are
+ * 2i+1, 2i+2), store-and-forward, one hop per step. single I/O: each processor sends at most one
+ * and receives at most one message per step; multiple I/O: one message per link and direction per
+ * step. THESE RUN IN THE MODEL ONLY: our networks have no processors at inner nodes. */
+
+typedef struct {
+    const char *op;       /* "bcast", "mnb", "scatter", "alltoall" */
+    const char *algo;     /* "A1" .. "A7" with variant, e.g. "A4 ring=shaw" */
+    const char *io;       /* "single" or "multiple" */
+    const char *source;   /* "root", "worst" (max over all sources), "all" */
+    long steps;           /* simulated */
+    double paper_claim;   /* the paper's stated count / upper bound for this algorithm, < 0 none */
+    const char *claim_ref;
+    double lower_bound;   /* Table 1 (or the result giving it), < 0 none */
+    const char *bound_ref;
+    int correct;          /* every processor got every item it should, exactly once */
+} lcan_tree003_row;
+
+/* Fill rows (at most max) for height H (1..10); returns the number of rows, or -1 on bad H or
+ * out of memory. */
+int lcan_tree003_table(int H, lcan_tree003_row *rows, int max);
+
+/* Ring orders used by A4-A7: in-order labelling, and a ring whose neighbours are at most 3 tree
+ * hops apart (Sekanina's construction, standing in for Shaw's figure 3). ring[k] = processor at
+ * ring position k. Returns the largest tree distance between ring neighbours. */
+int lcan_tree003_ring(int H, int shaw, uint32_t *ring);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
