@@ -1,0 +1,47 @@
+# FPGA synthesis (issue 7; docs/synthesis.md says what is measured and how).
+#
+#   make synth        every configuration of scripts/synth/configs.tsv (yosys + nextpnr-ice40, and
+#                     ECP5 when the YoWASP tools are installed), SYNTH_JOBS at a time; prints the
+#                     table and writes docs/synthesis.md. Results are reused: a configuration is
+#                     redone only when rtl/, the file list, configs.tsv or a synthesis script changed.
+#   make synth-quick  one small switch, (2,2) packet mode, through yosys synth_ice40; fails when
+#                     yosys fails (for CI).
+#
+# Results: build/synth/NAME/result.json (plus the tools' logs beside it).
+
+PYTHON      ?= python3
+SYNTH_OUT   := $(BUILD)/synth
+SYNTH_JOBS  ?= 2
+SYNTH_CFGS  := $(shell awk -F'\t' '!/^\#/ && NF && $$3 != "-" {print $$1}' scripts/synth/configs.tsv 2>/dev/null)
+SYNTH_RTL   := $(shell sed -e 's/\#.*//' rtl/lcan_network.f 2>/dev/null)
+# A configuration depends on its own line of configs.tsv (build/synth/cfg/NAME.cfg, rewritten only
+# when that line changes), the RTL and the scripts that shape its netlist. collect.py is not a
+# dependency: report.py re-reads the tools' files with it on every run.
+SYNTH_DEPS  := rtl/lcan_network.f $(SYNTH_RTL) scripts/synth/run-one.sh scripts/synth/wrap.py
+SYNTH_RESULTS := $(SYNTH_CFGS:%=$(SYNTH_OUT)/%/result.json)
+SYNTH_STAMPS  := $(SYNTH_CFGS:%=$(SYNTH_OUT)/cfg/%.cfg)
+.SECONDARY: $(SYNTH_STAMPS)
+
+.PHONY: synth synth-quick synth-results
+
+synth:
+	@bash scripts/synth/check-tools.sh
+	@t0=$$(date +%s); \
+	 $(MAKE) --no-print-directory -j$(SYNTH_JOBS) synth-results; rc=$$?; \
+	 t1=$$(date +%s); \
+	 [ $$rc -eq 0 ] || { echo "synth: a configuration failed (see above)" >&2; exit 1; }; \
+	 $(PYTHON) scripts/synth/report.py --wall $$((t1 - t0)) --out docs/synthesis.md $(SYNTH_OUT) \
+	   scripts/synth/configs.tsv
+
+synth-results: $(SYNTH_RESULTS)
+
+$(SYNTH_OUT)/cfg/%.cfg: scripts/synth/configs.tsv
+	@mkdir -p $(@D); line="$$(awk -F'\t' -v n='$*' '$$1 == n' $<)"; \
+	 [ -f $@ ] && [ "$$line" = "$$(cat $@)" ] || { printf '%s\n' "$$line" > $@.tmp && mv $@.tmp $@; }
+
+$(SYNTH_OUT)/%/result.json: $(SYNTH_OUT)/cfg/%.cfg $(SYNTH_DEPS)
+	@echo "synth: $*"
+	@YOSYS="$(YOSYS)" PYTHON="$(PYTHON)" bash scripts/synth/run-one.sh $* $(SYNTH_OUT)
+
+synth-quick:
+	@bash scripts/synth/quick.sh

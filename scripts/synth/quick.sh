@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# make synth-quick: yosys synth_ice40 of one small switch, (2,2) packet mode, payload 8 (the
+# configuration sw-2-2-w8-packet of configs.tsv), then `check -assert` (no combinational loop, no
+# multiple or missing drivers). Prints one line; exits non-zero when yosys fails, 2 when it is
+# missing. Writes nothing but a temporary directory it removes.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+YOSYS="${YOSYS:-yosys}"
+command -v "$YOSYS" >/dev/null 2>&1 || { echo "synth: $YOSYS not found: run make deps" >&2; exit 2; }
+flist="$root/rtl/lcan_network.f"
+[ -f "$flist" ] || { echo "synth-quick: $flist not found" >&2; exit 1; }
+files=()
+while read -r f; do
+  f="${f%%#*}"; f="${f//[[:space:]]/}"
+  [ -n "$f" ] || continue
+  case "$f" in /*) ;; *) f="$root/$f" ;; esac
+  files+=("$f")
+done < "$flist"
+params="$(awk -F'\t' '$1 == "sw-2-2-w8-packet" {print $4}' "$here/configs.tsv")"
+chp=""
+for kv in $params; do chp="$chp -chparam ${kv%%=*} ${kv#*=}"; done
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+if ! "$YOSYS" -l "$tmp/yosys.log" -q -p "read_verilog ${files[*]}; hierarchy -check -top lcan_switch $chp;
+    synth_ice40 -top lcan_switch; check -assert; tee -q -o $tmp/stat.json stat -json" >/dev/null 2>&1; then
+  echo "synth-quick: yosys synth_ice40 of lcan_switch (2,2) packet FAILED; last lines of the log:" >&2
+  tail -n 15 "$tmp/yosys.log" >&2
+  exit 1
+fi
+"${PYTHON:-python3}" - "$tmp/stat.json" <<'PY'
+import json, sys
+m = list(json.load(open(sys.argv[1]))["modules"].values())[0]["num_cells_by_type"]
+ff = sum(n for t, n in m.items() if t.startswith("SB_DFF"))
+print("synth-quick: lcan_switch (2,2) packet, payload 8: synth_ice40 ok: %d SB_LUT4, %d FF, %d SB_CARRY"
+      % (m.get("SB_LUT4", 0), ff, m.get("SB_CARRY", 0)))
+PY

