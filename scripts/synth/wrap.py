@@ -40,7 +40,10 @@ def main(argv):
         else:
             sys.stderr.write("wrap: port %s of %s is %s: not supported\n" % (name, top, p["direction"]))
             return 1
-    data_ins = [(n, w) for (n, w) in ins if n != "clk"]
+    # strap inputs of lcan_switch (label, salt) are constants in a network: tie them off so that
+    # synthesis folds them as it does inside lcan_network (label 0: the LCA compare stays real logic)
+    straps = {"label": "0", "salt": "32'h6A09E667"}
+    data_ins = [(n, w) for (n, w) in ins if n != "clk" and n not in straps]
     in_w = sum(w for _, w in data_ins)
     out_w = sum(w for _, w in outs)
     if out_w == 0:
@@ -69,6 +72,8 @@ def main(argv):
     for n, w in ins:
         if n == "clk":
             conns.append("    .clk(clk)")
+        elif n in straps:
+            conns.append("    .%s(%s)" % (n, straps[n] if straps[n] != "0" else "%d'd0" % w))
         else:
             conns.append("    .%s(sr_q[%d +: %d])" % (n, off, w))
             off += w

@@ -1,0 +1,76 @@
+// lcan_fifo: a synchronous FIFO of DEPTH entries of WIDTH bits (the packet-mode input buffer of
+// spec 8.1). head is the oldest entry (valid when empty = 0), read straight from the storage
+// register. push stores din, pop removes head; both on one tick is allowed (also when full: the
+// popped slot is reused). A push into a full FIFO without a pop is ignored (the credit protocol
+// never does it); a pop of an empty FIFO is ignored. Timing: everything is registered; count,
+// empty and full reflect the ticks before.
+`default_nettype none
+
+module lcan_fifo #(
+    // bits per entry
+    parameter WIDTH = 8,
+    // number of entries, >= 1
+    parameter DEPTH = 4,
+    // width of the entry pointers (clog2(DEPTH), at least 1)
+    parameter AW = 2,
+    // width of the occupancy count (clog2(DEPTH + 1))
+    parameter CW = 3
+) (
+    input  wire             clk,
+    input  wire             rst,
+    input  wire             push,
+    input  wire [WIDTH-1:0] din,
+    input  wire             pop,
+    output wire [WIDTH-1:0] head,
+    output wire             empty,
+    output wire             full,
+    output wire [CW-1:0]    count
+);
+    localparam LAST_I = DEPTH - 1;
+    localparam [AW-1:0] LAST = LAST_I[AW-1:0];
+    localparam [AW-1:0] PTR_ONE = 1;
+    localparam [CW-1:0] CNT_ONE = 1;
+    localparam [CW-1:0] CNT_FULL = DEPTH[CW-1:0];
+
+    reg [WIDTH-1:0] mem_q [0:DEPTH-1];
+    reg [AW-1:0]    rd_q, rd_d;
+    reg [AW-1:0]    wr_q, wr_d;
+    reg [CW-1:0]    cnt_q, cnt_d;
+
+    assign empty = (cnt_q == {CW{1'b0}});
+    assign full  = (cnt_q == CNT_FULL);
+    assign count = cnt_q;
+    assign head  = mem_q[rd_q];
+
+    wire do_pop  = pop & ~empty;
+    wire do_push = push & (~full | do_pop);
+
+    always @* begin
+        rd_d  = rd_q;
+        wr_d  = wr_q;
+        cnt_d = cnt_q;
+        if (do_pop)
+            rd_d = (rd_q == LAST) ? {AW{1'b0}} : rd_q + PTR_ONE;
+        if (do_push)
+            wr_d = (wr_q == LAST) ? {AW{1'b0}} : wr_q + PTR_ONE;
+        if (do_push & ~do_pop)
+            cnt_d = cnt_q + CNT_ONE;
+        else if (do_pop & ~do_push)
+            cnt_d = cnt_q - CNT_ONE;
+        if (rst) begin
+            rd_d  = {AW{1'b0}};
+            wr_d  = {AW{1'b0}};
+            cnt_d = {CW{1'b0}};
+        end
+    end
+
+    always @(posedge clk) begin
+        rd_q  <= rd_d;
+        wr_q  <= wr_d;
+        cnt_q <= cnt_d;
+        if (do_push & ~rst)
+            mem_q[wr_q] <= din;
+    end
+endmodule
+
+`resetall

@@ -1,0 +1,10 @@
+rtl/lcan_lfsr.v
+rtl/lcan_rr_pick.v
+rtl/lcan_alloc.v
+rtl/lcan_offsets.v
+rtl/lcan_route.v
+rtl/lcan_fifo.v
+rtl/lcan_switch_circuit.v
+rtl/lcan_switch_packet.v
+rtl/lcan_switch.v
+rtl/lcan_network.v

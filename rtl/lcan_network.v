@@ -1,0 +1,557 @@
+// lcan_network: the whole PGFT(H; M; W; P) network of spec section 13. Generate loops build, per
+// level l = 1..H, S_l lcan_switch instances and wire them per spec 2.3 from their labels: upper
+// y*p_{l+1}+k of the level-l switch (a_h..a_{l+1}; b_l..b_1) meets downer a_{l+1}*p_{l+1}+k of
+// the level-(l+1) switch (a_h..a_{l+2}; y, b_l..b_1). Links are numbered by their upper end: link
+// lk_off(l) + x*D_l + j is downer j of level-l switch x; each link has an up channel (flit up,
+// ack/credit down) and a down channel (flit down, ack/credit up). Network port q = s*U0 + y*p_1 + k
+// of leaf s owns an injection register (spec 7.3 / 8.4: circuit mode loads inj every non-reset
+// tick; packet mode loads it when inj_valid and inj_ready, with a credit counter inj_cr) and sees
+// the level-1 downer flit register on ej. Timing: every output is a register or a sum of
+// registers (cnt_*); no combinational path crosses a switch boundary (flits, acks, credits and
+// inj_ready are all registered). Parameters outside spec 1.1's limits stop elaboration with a
+// message "lcan_network: bad parameters: ...".
+`default_nettype none
+
+module lcan_network #(
+    // number of switch levels h (1..16)
+    parameter H = 2,
+    // children per switch m_l, level 1 in the low 32 bits
+    parameter [H*32-1:0] M = {32'd2, 32'd2},
+    // parents per node w_l, level 1 in the low 32 bits
+    parameter [H*32-1:0] W = {32'd2, 32'd1},
+    // parallel links per parent p_l, level 1 in the low 32 bits
+    parameter [H*32-1:0] P = {32'd1, 32'd1},
+    // 0 circuit switching (spec 7), 1 packet switching (spec 8)
+    parameter MODE = 0,
+    // payload bits of a flit, 1..32 (spec 3)
+    parameter PAYLOAD_W = 16,
+    // packet-mode FIFO depth and credits, >= 1 (spec 8)
+    parameter DEPTH = 4
+) (
+    input  wire                          clk,
+    input  wire                          rst,
+    input  wire                          clear,
+    input  wire [31:0]                   seed,
+    input  wire [f_np(H)-1:0]            inj_valid,
+    input  wire [f_np(H)*f_fw(H)-1:0]    inj_flit,
+    output wire [f_np(H)-1:0]            inj_ready,
+    output wire [f_np(H)-1:0]            inj_ack,
+    output wire [f_np(H)-1:0]            ej_valid,
+    output wire [f_np(H)*f_fw(H)-1:0]    ej_flit,
+    input  wire [f_np(H)-1:0]            ej_ack,
+    output wire [H*32-1:0]               cnt_up,
+    output wire [H*32-1:0]               cnt_down,
+    output wire [H*32-1:0]               cnt_drop,
+    output wire [f_dbg_off(H+1)*8-1:0]   dbg
+);
+    // ---------------------------------------------------------------- constant functions
+    // products saturate here (far above every limit) so that rejected parameters cannot overflow
+    localparam SAT = 32'h4000_0000;
+
+    function integer clog2;
+        input integer x;
+        integer v;
+        begin
+            clog2 = 0;
+            v = 1;
+            while (v < x) begin
+                v = v * 2;
+                clog2 = clog2 + 1;
+            end
+        end
+    endfunction
+
+    function integer sat_mul;
+        input integer a;
+        input integer b;
+        begin
+            if (a <= 0 || b <= 0)
+                sat_mul = 0;
+            else if (a >= SAT / b)
+                sat_mul = SAT;
+            else
+                sat_mul = a * b;
+        end
+    endfunction
+
+    // m_l, w_l, p_l of level l (1..H)
+    function integer m_of;
+        input integer l;
+        begin
+            m_of = M[(l-1)*32 +: 32];
+        end
+    endfunction
+
+    function integer w_of;
+        input integer l;
+        begin
+            w_of = W[(l-1)*32 +: 32];
+        end
+    endfunction
+
+    function integer p_of;
+        input integer l;
+        begin
+            p_of = P[(l-1)*32 +: 32];
+        end
+    endfunction
+
+    // N = m_1*..*m_h
+    function integer f_n;
+        input integer h;
+        integer j;
+        begin
+            f_n = 1;
+            for (j = 1; j <= h; j = j + 1)
+                f_n = sat_mul(f_n, m_of(j));
+        end
+    endfunction
+
+    // w_1*..*w_l (1 for l = 0)
+    function integer f_wprod;
+        input integer l;
+        integer j;
+        begin
+            f_wprod = 1;
+            for (j = 1; j <= l; j = j + 1)
+                f_wprod = sat_mul(f_wprod, w_of(j));
+        end
+    endfunction
+
+    // S_l = w_1*..*w_l * m_{l+1}*..*m_h
+    function integer f_s;
+        input integer l;
+        integer j;
+        begin
+            f_s = f_wprod(l);
+            for (j = l + 1; j <= H; j = j + 1)
+                f_s = sat_mul(f_s, m_of(j));
+        end
+    endfunction
+
+    // D_l, U_l, P_l
+    function integer f_d;
+        input integer l;
+        begin
+            f_d = sat_mul(m_of(l), p_of(l));
+        end
+    endfunction
+
+    function integer f_u;
+        input integer l;
+        begin
+            f_u = (l < H) ? sat_mul(w_of(l + 1), p_of(l + 1)) : 0;
+        end
+    endfunction
+
+    // U0 = w_1*p_1 leaf ports, NP = N*U0 network ports
+    function integer f_u0;
+        input integer h;
+        begin
+            f_u0 = (h >= 1) ? sat_mul(w_of(1), p_of(1)) : 0;
+        end
+    endfunction
+
+    function integer f_np;
+        input integer h;
+        begin
+            // 1 for rejected parameters, so that the port list stays small until the message
+            f_np = (f_err(h) != 0) ? 1 : sat_mul(f_n(h), f_u0(h));
+        end
+    endfunction
+
+    // O_l: bit offset of digit field l in a packed address; O_{h+1} = ADDR_W
+    function integer f_dig_off;
+        input integer l;
+        integer j;
+        begin
+            f_dig_off = 0;
+            for (j = 1; j < l; j = j + 1)
+                f_dig_off = f_dig_off + clog2(m_of(j));
+        end
+    endfunction
+
+    // FW = 2 + ADDR_W + PAYLOAD_W
+    function integer f_fw;
+        input integer h;
+        begin
+            f_fw = 2 + f_dig_off(h + 1) + PAYLOAD_W;
+        end
+    endfunction
+
+    // first link of level l (links numbered by switch index, then downer)
+    function integer f_lk_off;
+        input integer l;
+        integer j;
+        begin
+            f_lk_off = 0;
+            for (j = 1; j < l; j = j + 1)
+                f_lk_off = f_lk_off + sat_mul(f_s(j), f_d(j));
+        end
+    endfunction
+
+    // first debug byte of level l; f_dbg_off(H+1) = DBG_BYTES (1 for rejected parameters)
+    function integer f_dbg_off;
+        input integer l;
+        integer j;
+        begin
+            f_dbg_off = (f_err(H) != 0) ? 1 : 0;
+            for (j = 1; j < l && f_err(H) == 0; j = j + 1)
+                f_dbg_off = f_dbg_off + sat_mul(f_s(j), f_d(j) + f_u(j));
+        end
+    endfunction
+
+    // label a_h..a_{l+1} of a level-l switch as a packed address (fields 1..l zero), from the
+    // a part of its index (x / wprod(l)) and the offset O_{l+1} of its lowest a digit
+    function [63:0] f_label;
+        input integer l;
+        input integer a_part;
+        input integer off;
+        integer a;
+        integer j;
+        integer o;
+        integer digit;
+        begin
+            f_label = 64'd0;
+            a = a_part;
+            o = off;
+            for (j = l + 1; j <= H; j = j + 1) begin
+                digit = a % m_of(j);
+                f_label = f_label | ({32'd0, digit[31:0]} << o);
+                a = a / m_of(j);
+                o = o + clog2(m_of(j));
+            end
+        end
+    endfunction
+
+    // LFSR salt of level-l switch x (spec 5), modulo 2^32
+    function [31:0] f_salt;
+        input integer l;
+        input integer x;
+        reg [31:0] lu;
+        reg [31:0] xu;
+        begin
+            lu = l;
+            xu = x;
+            f_salt = lu * 32'h9E3779B9 + xu * 32'h85EBCA6B + 32'h6A09E667;
+        end
+    endfunction
+
+    // parameter check (spec 1.1): 0 = fine, else the rule broken (see f_msg)
+    function integer f_err;
+        input integer h;
+        integer j;
+        integer tot;
+        begin
+            f_err = 0;
+            tot = 0;
+            if (h < 1 || h > 16)
+                f_err = 1;
+            else begin
+                for (j = h; j >= 1; j = j - 1) begin
+                    if (m_of(j) < 2 || m_of(j) > 64) f_err = 2;
+                    else if (w_of(j) < 1 || w_of(j) > 64) f_err = 3;
+                    else if (p_of(j) < 1 || p_of(j) > 64) f_err = 4;
+                end
+                if (f_err == 0) begin
+                    for (j = 1; j <= h; j = j + 1) begin
+                        if (f_d(j) + f_u(j) > 128) f_err = 5;
+                        tot = tot + f_s(j);
+                        if (tot > SAT) tot = SAT;
+                    end
+                    if (f_err == 0 && f_n(h) > (1 << 20)) f_err = 6;
+                    if (f_err == 0 && tot > (1 << 22)) f_err = 7;
+                end
+                if (f_err == 0 && (PAYLOAD_W < 1 || PAYLOAD_W > 32)) f_err = 8;
+                if (f_err == 0 && DEPTH < 1) f_err = 9;
+                if (f_err == 0 && MODE != 0 && MODE != 1) f_err = 10;
+            end
+        end
+    endfunction
+
+    function [8*72-1:0] f_msg;
+        input integer code;
+        begin
+            case (code)
+                1: f_msg = "H must be 1..16 (spec 1.1)";
+                2: f_msg = "every m_l must be 2..64 (spec 1.1)";
+                3: f_msg = "every w_l must be 1..64 (spec 1.1)";
+                4: f_msg = "every p_l must be 1..64 (spec 1.1)";
+                5: f_msg = "D_l + U_l = m_l*p_l + w_(l+1)*p_(l+1) must be <= 128 (spec 1.1)";
+                6: f_msg = "N = m_1*..*m_h must be <= 2^20 (spec 1.1)";
+                7: f_msg = "the total number of switches must be <= 2^22 (spec 1.1)";
+                8: f_msg = "PAYLOAD_W must be 1..32 (spec 3)";
+                9: f_msg = "DEPTH must be >= 1 (spec 8.1)";
+                10: f_msg = "MODE must be 0 (circuit) or 1 (packet) (spec 13)";
+                default: f_msg = "unknown";
+            endcase
+        end
+    endfunction
+
+    localparam ERR = f_err(H);
+
+    // ---------------------------------------------------------------- derived sizes (spec 13)
+    localparam U0 = f_u0(H);
+    localparam NP = f_np(H);
+    localparam ADDR_W = f_dig_off(H + 1);
+    localparam FW = f_fw(H);
+    localparam LINKS = f_lk_off(H + 1);
+    localparam CIRCUIT = (MODE == 0);
+
+    genvar l;
+    genvar x;
+    genvar j;
+    genvar q;
+    generate
+        if (ERR != 0) begin : g_bad_parameters
+`ifdef VERILATOR
+            $fatal(1, "lcan_network: bad parameters: %0s", f_msg(ERR));
+`elsif YOSYS
+            // yosys: the $display shows in the log; the missing module named after the rule stops
+            // `hierarchy -check` (run by synth) and names the rule even under yosys -q
+            initial $display("lcan_network: bad parameters: %0s", f_msg(ERR));
+            case (ERR)
+                1: begin : g_h
+                    lcan_network_bad_parameter_H_must_be_1_to_16 u_bad ();
+                end
+                2: begin : g_m
+                    lcan_network_bad_parameter_m_must_be_2_to_64 u_bad ();
+                end
+                3: begin : g_w
+                    lcan_network_bad_parameter_w_must_be_1_to_64 u_bad ();
+                end
+                4: begin : g_p
+                    lcan_network_bad_parameter_p_must_be_1_to_64 u_bad ();
+                end
+                5: begin : g_ports
+                    lcan_network_bad_parameter_D_plus_U_must_be_at_most_128 u_bad ();
+                end
+                6: begin : g_n
+                    lcan_network_bad_parameter_N_must_be_at_most_2_pow_20 u_bad ();
+                end
+                7: begin : g_s
+                    lcan_network_bad_parameter_switches_must_be_at_most_2_pow_22 u_bad ();
+                end
+                8: begin : g_payload
+                    lcan_network_bad_parameter_PAYLOAD_W_must_be_1_to_32 u_bad ();
+                end
+                9: begin : g_depth
+                    lcan_network_bad_parameter_DEPTH_must_be_at_least_1 u_bad ();
+                end
+                default: begin : g_mode
+                    lcan_network_bad_parameter_MODE_must_be_0_or_1 u_bad ();
+                end
+            endcase
+`else
+            initial begin
+                $display("lcan_network: bad parameters: %0s", f_msg(ERR));
+                $finish;
+            end
+`endif
+        end else begin : g_net
+            // up channel of each link: flit from the child, ack/credit back from the parent
+            wire [LINKS-1:0]    up_valid;
+            wire [LINKS*FW-1:0] up_flit;
+            wire [LINKS-1:0]    up_ret;
+            // down channel: flit from the parent, ack/credit back from the child
+            wire [LINKS-1:0]    dn_valid;
+            wire [LINKS*FW-1:0] dn_flit;
+            wire [LINKS-1:0]    dn_ret;
+
+            // ------------------------------------------------------------ leaf boundary
+            // level-1 constants (constant functions are evaluated once per level, not per port:
+            // yosys evaluates them slowly)
+            localparam M1 = m_of(1);
+            localparam W1 = w_of(1);
+            localparam P1 = p_of(1);
+            localparam D1 = M1 * P1;
+
+            for (q = 0; q < NP; q = q + 1) begin : g_port
+                // leaf s, leaf port y*p_1 + k, joined to level-1 switch (a_h..a_2; y),
+                // downer a_1*p_1 + k
+                localparam S = q / U0;
+                localparam Y = (q % U0) / P1;
+                localparam K = (q % U0) % P1;
+                localparam LK = (Y + W1 * (S / M1)) * D1 + (S % M1) * P1 + K;
+
+                reg          inj_valid_q, inj_valid_d;
+                reg [FW-1:0] inj_flit_q, inj_flit_d;
+
+                assign up_valid[LK] = inj_valid_q;
+                assign up_flit[LK*FW +: FW] = inj_flit_q;
+                assign ej_valid[q] = dn_valid[LK];
+                assign ej_flit[q*FW +: FW] = dn_flit[LK*FW +: FW];
+
+                if (CIRCUIT) begin : g_circuit
+                    // spec 7.3: load inj on every tick that is not reset
+                    always @* begin
+                        inj_valid_d = inj_valid[q];
+                        inj_flit_d = inj_valid[q] ? inj_flit[q*FW +: FW] : {FW{1'b0}};
+                        if (rst) begin
+                            inj_valid_d = 1'b0;
+                            inj_flit_d = {FW{1'b0}};
+                        end
+                    end
+                    assign inj_ready[q] = 1'b1;
+                    assign inj_ack[q] = up_ret[LK];
+                    assign dn_ret[LK] = ej_ack[q];
+                end else begin : g_packet
+                    // spec 8.4: credit counter, DEPTH after reset
+                    localparam CW = clog2(DEPTH + 1);
+                    localparam [CW-1:0] CR_FULL = DEPTH[CW-1:0];
+                    localparam [CW-1:0] CR_ONE = 1;
+                    reg [CW-1:0] inj_cr_q, inj_cr_d;
+                    wire         load = inj_valid[q] & (inj_cr_q != {CW{1'b0}});
+
+                    always @* begin
+                        inj_valid_d = load;
+                        inj_flit_d = load ? inj_flit[q*FW +: FW] : {FW{1'b0}};
+                        inj_cr_d = inj_cr_q;
+                        if (load && !up_ret[LK])
+                            inj_cr_d = inj_cr_q - CR_ONE;
+                        else if (up_ret[LK] && !load)
+                            inj_cr_d = inj_cr_q + CR_ONE;
+                        if (rst) begin
+                            inj_valid_d = 1'b0;
+                            inj_flit_d = {FW{1'b0}};
+                            inj_cr_d = CR_FULL;
+                        end
+                    end
+
+                    always @(posedge clk)
+                        inj_cr_q <= inj_cr_d;
+
+                    assign inj_ready[q] = (inj_cr_q != {CW{1'b0}});
+                    assign inj_ack[q] = 1'b0;
+                    assign dn_ret[LK] = 1'b0;
+                    wire unused_ok = &{1'b0, ej_ack[q]};
+                end
+
+                always @(posedge clk) begin
+                    inj_valid_q <= inj_valid_d;
+                    inj_flit_q <= inj_flit_d;
+                end
+            end
+
+            // ------------------------------------------------------------ switches
+            for (l = 1; l <= H; l = l + 1) begin : g_level
+                localparam S = f_s(l);
+                localparam ML = m_of(l);
+                localparam PDN = p_of(l);
+                localparam D = ML * PDN;
+                localparam U = f_u(l);
+                localparam PL = D + U;
+                localparam LK0 = f_lk_off(l);
+                localparam LK1 = f_lk_off(l + 1);
+                localparam DB0 = f_dbg_off(l);
+                localparam DOFF = f_dig_off(l);
+                localparam DW = clog2(ML);
+                // the next level up: w, p, m, D, and w_1*..*w_l, w_1*..*w_{l+1}
+                localparam WN = (l < H) ? w_of(l + 1) : 0;
+                localparam PN = (l < H) ? p_of(l + 1) : 1;
+                localparam MN = (l < H) ? m_of(l + 1) : 1;
+                localparam DN = MN * PN;
+                localparam WP = f_wprod(l);
+                localparam WPN = WP * WN;
+
+                wire [S*32-1:0] sw_cnt_up;
+                wire [S*32-1:0] sw_cnt_down;
+                wire [S*32-1:0] sw_cnt_drop;
+
+                for (x = 0; x < S; x = x + 1) begin : g_switch
+                    localparam DN0 = LK0 + x * D;
+                    // x = B + WP*A: B the b digits, A the a digits a_{l+1}, a_{l+2}, ..
+                    localparam B = x % WP;
+                    localparam A = x / WP;
+                    localparam [63:0] LABEL_C = f_label(l, A, DOFF + DW);
+                    localparam [31:0] SALT_C = f_salt(l, x);
+
+                    wire [PL-1:0]    rx_valid;
+                    wire [PL*FW-1:0] rx_flit;
+                    wire [PL-1:0]    rx_ret;
+                    wire [PL-1:0]    tx_valid;
+                    wire [PL*FW-1:0] tx_flit;
+                    wire [PL-1:0]    tx_ret;
+
+                    // downers: links DN0 .. DN0+D-1 of this level
+                    assign rx_valid[0 +: D] = up_valid[DN0 +: D];
+                    assign rx_flit[0 +: D*FW] = up_flit[DN0*FW +: D*FW];
+                    assign up_ret[DN0 +: D] = rx_ret[0 +: D];
+                    assign dn_valid[DN0 +: D] = tx_valid[0 +: D];
+                    assign dn_flit[DN0*FW +: D*FW] = tx_flit[0 +: D*FW];
+                    assign tx_ret[0 +: D] = dn_ret[DN0 +: D];
+
+                    // uppers: upper j = y*p_{l+1} + k meets downer a_{l+1}*p_{l+1} + k of the
+                    // parent (a_h..a_{l+2}; y, b_l..b_1), index B + WP*y + WPN*(A / m_{l+1})
+                    for (j = 0; j < U; j = j + 1) begin : g_up
+                        localparam Y = j / PN;
+                        localparam K = j % PN;
+                        localparam PX = B + WP * Y + WPN * (A / MN);
+                        localparam LK = LK1 + PX * DN + (A % MN) * PN + K;
+
+                        assign rx_valid[D + j] = dn_valid[LK];
+                        assign rx_flit[(D + j)*FW +: FW] = dn_flit[LK*FW +: FW];
+                        assign dn_ret[LK] = rx_ret[D + j];
+                        assign up_valid[LK] = tx_valid[D + j];
+                        assign up_flit[LK*FW +: FW] = tx_flit[(D + j)*FW +: FW];
+                        assign tx_ret[D + j] = up_ret[LK];
+                    end
+
+                    lcan_switch #(
+                        .LEVEL    (l),
+                        .M_L      (ML),
+                        .P_DN     (PDN),
+                        .W_UP     (WN),
+                        .P_UP     (PN),
+                        .ADDR_W   (ADDR_W),
+                        .DIG_OFF  (DOFF),
+                        .DIG_W    (DW),
+                        .PAYLOAD_W(PAYLOAD_W),
+                        .DEPTH    (DEPTH),
+                        .MODE     (MODE)
+                    ) u_switch (
+                        .clk     (clk),
+                        .rst     (rst),
+                        .clear   (clear),
+                        .seed    (seed),
+                        .label   (LABEL_C[ADDR_W-1:0]),
+                        .salt    (SALT_C),
+                        .rx_valid(rx_valid),
+                        .rx_flit (rx_flit),
+                        .rx_ret  (rx_ret),
+                        .tx_valid(tx_valid),
+                        .tx_flit (tx_flit),
+                        .tx_ret  (tx_ret),
+                        .cnt_up  (sw_cnt_up[x*32 +: 32]),
+                        .cnt_down(sw_cnt_down[x*32 +: 32]),
+                        .cnt_drop(sw_cnt_drop[x*32 +: 32]),
+                        .dbg     (dbg[(DB0 + x*PL)*8 +: PL*8])
+                    );
+                end
+
+                // per-level sums (spec 9), modulo 2^32
+                reg [31:0] sum_up;
+                reg [31:0] sum_down;
+                reg [31:0] sum_drop;
+                integer    si;
+
+                always @* begin
+                    sum_up = 32'd0;
+                    sum_down = 32'd0;
+                    sum_drop = 32'd0;
+                    for (si = 0; si < S; si = si + 1) begin
+                        sum_up = sum_up + sw_cnt_up[si*32 +: 32];
+                        sum_down = sum_down + sw_cnt_down[si*32 +: 32];
+                        sum_drop = sum_drop + sw_cnt_drop[si*32 +: 32];
+                    end
+                end
+
+                assign cnt_up[(l-1)*32 +: 32] = sum_up;
+                assign cnt_down[(l-1)*32 +: 32] = sum_down;
+                assign cnt_drop[(l-1)*32 +: 32] = sum_drop;
+            end
+        end
+    endgenerate
+endmodule
+
+`resetall

@@ -1,0 +1,107 @@
+// lcan_switch_circuit: the circuit-mode state of one switch (spec 7): per output o the crosspoint
+// set_o / src_o, per input the ack-out register. It offers every valid header (head = 1) on an
+// input as the input's candidate; avail_o = ~set_o. From the allocator's grants it sets up the new
+// crosspoints; a valid data flit (head = 0) on input i is copied to every output o with set_o = 1
+// and src_o = i (data_wr / data_flit, written into the flit registers by lcan_switch). The ack
+// register of input i becomes the OR of the acks arriving on the outputs connected to it. Reset and
+// clear zero set, src and acks. Timing: set/src/ack are registers; rx_ret and dbg come from them;
+// cand_*, avail, data_* are combinational from rx and the registers.
+`default_nettype none
+
+module lcan_switch_circuit #(
+    // local ports of the switch
+    parameter P = 4,
+    // width of a local port index (<= 7)
+    parameter SW = 2,
+    // flit width without valid (spec 3)
+    parameter FW = 8
+) (
+    input  wire            clk,
+    input  wire            rst,
+    input  wire            clear,
+    input  wire [P-1:0]    rx_valid,
+    input  wire [P*FW-1:0] rx_flit,
+    output wire [P-1:0]    rx_ret,
+    input  wire [P-1:0]    tx_ret,
+    // grant[i*P + o]: header on input i won output o
+    input  wire [P*P-1:0]  grant,
+    output wire [P-1:0]    cand_valid,
+    output wire [P*FW-1:0] cand_flit,
+    output wire [P-1:0]    avail,
+    output wire [P-1:0]    data_wr,
+    output wire [P*FW-1:0] data_flit,
+    output wire [P*8-1:0]  dbg
+);
+    localparam HEAD_BIT = FW - 1;
+
+    reg [P-1:0]    set_q, set_d;
+    reg [P*SW-1:0] src_q, src_d;
+    reg [P-1:0]    ack_q, ack_d;
+
+    wire [P-1:0] rx_head;
+    genvar g;
+    generate
+        for (g = 0; g < P; g = g + 1) begin : g_in
+            assign rx_head[g] = rx_flit[g*FW + HEAD_BIT];
+            assign cand_valid[g] = rx_valid[g] & rx_head[g];
+        end
+    endgenerate
+    assign cand_flit = rx_flit;
+    assign avail = ~set_q;
+
+    integer i, o;
+    reg [SW-1:0]   src_o;
+    reg [P-1:0]    data_wr_r;
+    reg [P*FW-1:0] data_flit_r;
+
+    // data follows the circuit: output o copies input src_o
+    always @* begin
+        for (o = 0; o < P; o = o + 1) begin
+            src_o = src_q[o*SW +: SW];
+            data_wr_r[o] = set_q[o] & rx_valid[src_o] & ~rx_head[src_o];
+            data_flit_r[o*FW +: FW] = rx_flit[src_o*FW +: FW];
+        end
+    end
+    assign data_wr = data_wr_r;
+    assign data_flit = data_flit_r;
+
+    // new crosspoints from the grants; acks ORed back over the existing crosspoints
+    always @* begin
+        set_d = set_q;
+        src_d = src_q;
+        ack_d = {P{1'b0}};
+        for (o = 0; o < P; o = o + 1)
+            for (i = 0; i < P; i = i + 1) begin
+                if (grant[i*P + o]) begin
+                    set_d[o] = 1'b1;
+                    src_d[o*SW +: SW] = i[SW-1:0];
+                end
+                if (set_q[o] && src_q[o*SW +: SW] == i[SW-1:0] && tx_ret[o])
+                    ack_d[i] = 1'b1;
+            end
+        if (rst || clear) begin
+            set_d = {P{1'b0}};
+            src_d = {(P*SW){1'b0}};
+            ack_d = {P{1'b0}};
+        end
+    end
+
+    always @(posedge clk) begin
+        set_q <= set_d;
+        src_q <= src_d;
+        ack_q <= ack_d;
+    end
+
+    assign rx_ret = ack_q;
+
+    // debug byte of output o: {set_o, src_o[6:0]}
+    generate
+        for (g = 0; g < P; g = g + 1) begin : g_dbg
+            wire [7+SW-1:0] src_ext = {{7{1'b0}}, src_q[g*SW +: SW]};
+            assign dbg[g*8 +: 8] = {set_q[g], src_ext[6:0]};
+            wire unused_ok = &{1'b0, src_ext};
+        end
+    endgenerate
+endmodule
+
+`resetall

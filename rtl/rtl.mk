@@ -1,0 +1,143 @@
+# rtl/ fragment: lint, synthesis smoke and tests of the Verilog-2005 RTL (rtl/*.v).
+#
+#   make lint-rtl         verilator --lint-only -Wall and iverilog -Wall on lcan_network for
+#                         RTL_CONFIGS x {circuit, packet}, then synth-smoke
+#   make synth-smoke      yosys synth -top lcan_network for RTL_SYNTH_CONFIGS x both modes; cell
+#                         counts in build/rtl/synth-<name>-<mode>.log
+#   make test-rtl         cell tests (tb/cells) and the network smoke test (tb/smoke) under Icarus
+#   make test-rtl-verilator   the smoke test, every pair, compiled with verilator --binary (slow
+#                         to build: about a minute per configuration; not part of `make test`)
+#
+# A configuration is NAME=H:m1,..:w1,..:p1,.. (level 1 first, spec 1.1); rtl/params.sh turns it
+# into each tool's parameter flags (packed 32-bit vectors, level 1 in the low bits, spec 13).
+
+RTL_F     := rtl/lcan_network.f
+RTL_SRC   := $(shell cat $(RTL_F))
+RTL_BUILD := $(BUILD)/rtl
+
+RTL_CONFIGS := \
+  lcan-2-2-16=4:2,2,2,2:1,2,2,2:1,1,1,1 \
+  cm5=4:4,4,4,4:2,2,2,4:1,1,1,1 \
+  bft-4-1-2-4-8=4:2,2,2,2:1,1,1,1:1,2,4,8 \
+  lcan-3-3-81=4:3,3,3,3:1,3,3,3:1,1,1,1 \
+  lcan-2-4-16=4:2,2,2,2:1,4,4,4:1,1,1,1 \
+  lcan-4-2-64=3:4,4,4:1,2,2:1,1,1 \
+  pgft-3-odd=3:3,5,2:2,3,1:2,1,3 \
+  gft-1-4-1=1:4:1:1
+
+RTL_SYNTH_CONFIGS := \
+  lcan-2-2-16=4:2,2,2,2:1,2,2,2:1,1,1,1 \
+  cm5=4:4,4,4,4:2,2,2,4:1,1,1,1 \
+  bft-4-1-2-4-8=4:2,2,2,2:1,1,1,1:1,2,4,8
+
+# smoke configurations: NAME=CONFIG=PAIR_STRIDE (1 = every ordered pair)
+RTL_SMOKE_CONFIGS := \
+  lcan-2-2-16=4:2,2,2,2:1,2,2,2:1,1,1,1=1 \
+  lcan-2-4-16=4:2,2,2,2:1,4,4,4:1,1,1,1=1 \
+  bft-3-1-2-4=3:2,2,2:1,1,1:1,2,4=1 \
+  lcan-4-2-64=3:4,4,4:1,2,2:1,1,1=5 \
+  pgft-3-odd=3:3,5,2:2,3,1:2,1,3=3 \
+  gft-1-4-1=1:4:1:1=1
+
+# full circuit passes (tb/smoke/tb_pass.v, pi(s) = 5s + 3 mod N): NAME=CONFIG
+RTL_PASS_CONFIGS := \
+  lcan-2-2-16=4:2,2,2,2:1,2,2,2:1,1,1,1 \
+  xgft-2-4-4-2-3=2:4,4:2,3:2,1 \
+  bft-3-1-2-4=3:2,2,2:1,1,1:1,2,4 \
+  lcan-4-2-64=3:4,4,4:1,2,2:1,1,1
+
+RTL_VL_SMOKE_CONFIGS := \
+  cm5=4:4,4,4,4:2,2,2,4:1,1,1,1=1 \
+  lcan-4-2-64=3:4,4,4:1,2,2:1,1,1=1
+
+RTL_CELL_TESTS := lfsr rr_pick alloc fifo offsets seeding
+
+.PHONY: lint-rtl lint-rtl-verilator lint-rtl-iverilog synth-smoke test-rtl test-rtl-cells \
+        test-rtl-smoke test-rtl-verilator
+lint: lint-rtl
+TESTS += test-rtl
+
+lint-rtl: lint-rtl-verilator lint-rtl-iverilog synth-smoke
+
+# verilator -Wall: every configuration, both modes; waivers only in rtl/lint.vlt
+lint-rtl-verilator:
+	@set -e; n=0; for c in $(RTL_CONFIGS); do name=$${c%%=*}; cfg=$${c#*=}; \
+	  for mode in 0 1; do \
+	    $(VERILATOR) --lint-only -Wall rtl/lint.vlt -f $(RTL_F) --top-module lcan_network \
+	      $$(bash rtl/params.sh verilator $$cfg $$mode) \
+	      || { echo "lint-rtl: verilator FAILED on $$name mode $$mode"; exit 1; }; \
+	    n=$$((n+1)); \
+	  done; done; echo "lint-rtl: verilator -Wall clean on $$n configuration/mode pairs"
+
+# iverilog -Wall: compile (elaborate) every configuration, both modes; any warning fails
+lint-rtl-iverilog:
+	@set -e; mkdir -p $(RTL_BUILD); n=0; for c in $(RTL_CONFIGS); do name=$${c%%=*}; cfg=$${c#*=}; \
+	  for mode in 0 1; do \
+	    $(IVERILOG) -g2005 -Wall -o $(RTL_BUILD)/lint.vvp -s lcan_network \
+	      $$(bash rtl/params.sh iverilog $$cfg $$mode) -f $(RTL_F) > $(RTL_BUILD)/iverilog-lint.log 2>&1 \
+	      || { cat $(RTL_BUILD)/iverilog-lint.log; echo "lint-rtl: iverilog FAILED on $$name mode $$mode"; exit 1; }; \
+	    if [ -s $(RTL_BUILD)/iverilog-lint.log ]; then cat $(RTL_BUILD)/iverilog-lint.log; \
+	      echo "lint-rtl: iverilog warnings on $$name mode $$mode"; exit 1; fi; \
+	    n=$$((n+1)); \
+	  done; done; echo "lint-rtl: iverilog -Wall clean on $$n configuration/mode pairs"
+
+# yosys: generic synthesis of the whole network; prints the cell count of each run
+synth-smoke:
+	@set -e; mkdir -p $(RTL_BUILD); for c in $(RTL_SYNTH_CONFIGS); do name=$${c%%=*}; cfg=$${c#*=}; \
+	  for mode in 0 1; do log=$(RTL_BUILD)/synth-$$name-$$mode.log; \
+	    $(YOSYS) -q -l $$log -p "read_verilog $(RTL_SRC); $$(bash rtl/params.sh yosys $$cfg $$mode); \
+	      synth -top lcan_network; stat" > /dev/null \
+	      || { tail -5 $$log; echo "synth-smoke: yosys FAILED on $$name mode $$mode"; exit 1; }; \
+	    echo "synth-smoke: $$name mode $$mode: $$(grep -a 'Number of cells' $$log | tail -1 | tr -s ' ')"; \
+	  done; done
+
+test-rtl: test-rtl-cells test-rtl-smoke
+
+# cell tests: each prints "NAME: N passed, N failed"; fail on any failure or missing line
+test-rtl-cells:
+	@mkdir -p $(RTL_BUILD); fail=0; for t in $(RTL_CELL_TESTS); do \
+	  $(IVERILOG) -g2005 -Wall -o $(RTL_BUILD)/cell-$$t.vvp -s tb_lcan_$$t tb/cells/tb_lcan_$$t.v \
+	    -f $(RTL_F) || { fail=1; continue; }; \
+	  out=$$(vvp -n $(RTL_BUILD)/cell-$$t.vvp); echo "$$out" | grep -v ' passed, ' | head -20; \
+	  line=$$(echo "$$out" | grep -E '^[a-z_]+: [0-9]+ passed, [0-9]+ failed$$' | tail -1); \
+	  echo "rtl-cell $$line"; \
+	  echo "$$line" | grep -q ' 0 failed$$' || fail=1; \
+	done; [ $$fail -eq 0 ]
+
+# network smoke test under Icarus, both modes
+test-rtl-smoke:
+	@mkdir -p $(RTL_BUILD); fail=0; for c in $(RTL_SMOKE_CONFIGS); do name=$${c%%=*}; rest=$${c#*=}; \
+	  cfg=$${rest%=*}; stride=$${rest##*=}; \
+	  for mode in 0 1; do \
+	    $(IVERILOG) -g2005 -Wall -o $(RTL_BUILD)/smoke-$$name-$$mode.vvp -s tb_smoke \
+	      $$(bash rtl/params.sh iverilog $$cfg $$mode tb_smoke) -Ptb_smoke.PAIR_STRIDE=$$stride \
+	      "-Ptb_smoke.NAME=\"$$name-mode$$mode\"" -f $(RTL_F) tb/smoke/tb_smoke.v || { fail=1; continue; }; \
+	    out=$$(vvp -n $(RTL_BUILD)/smoke-$$name-$$mode.vvp); echo "$$out" | grep -v ' passed, ' | head -20; \
+	    line=$$(echo "$$out" | grep -E '^smoke .*: [0-9]+ passed, [0-9]+ failed$$' | tail -1); \
+	    echo "rtl-$${line:-smoke $$name-mode$$mode: no result line}"; \
+	    echo "$$line" | grep -q ' 0 failed$$' || fail=1; \
+	  done; done; \
+	for c in $(RTL_PASS_CONFIGS); do name=$${c%%=*}; cfg=$${c#*=}; \
+	  $(IVERILOG) -g2005 -Wall -o $(RTL_BUILD)/pass-$$name.vvp -s tb_pass \
+	    $$(bash rtl/params.sh iverilog $$cfg 0 tb_pass | sed 's/ -Ptb_pass.MODE=0//') \
+	    "-Ptb_pass.NAME=\"$$name\"" -f $(RTL_F) tb/smoke/tb_pass.v || { fail=1; continue; }; \
+	  out=$$(vvp -n $(RTL_BUILD)/pass-$$name.vvp); echo "$$out" | grep -v ' passed, ' | head -20; \
+	  line=$$(echo "$$out" | grep -E '^pass .*: [0-9]+ passed, [0-9]+ failed' | tail -1); \
+	  echo "rtl-$${line:-pass $$name: no result line}"; \
+	  echo "$$line" | grep -q ' 0 failed' || fail=1; \
+	done; [ $$fail -eq 0 ]
+
+# the same smoke test, every pair, for the larger configurations, under verilator --binary
+test-rtl-verilator:
+	@mkdir -p $(RTL_BUILD); fail=0; for c in $(RTL_VL_SMOKE_CONFIGS); do name=$${c%%=*}; rest=$${c#*=}; \
+	  cfg=$${rest%=*}; stride=$${rest##*=}; \
+	  for mode in 0 1; do dir=$(RTL_BUILD)/vl-smoke-$$name-$$mode; \
+	    $(VERILATOR) --binary -O2 -Wno-fatal -Wno-lint -Wno-style --top-module tb_smoke -Mdir $$dir \
+	      $$(bash rtl/params.sh verilator $$cfg $$mode) -GPAIR_STRIDE=$$stride \
+	      "-GNAME=\"$$name-mode$$mode\"" -f $(RTL_F) tb/smoke/tb_smoke.v -o vsmoke \
+	      > $$dir.log 2>&1 || { tail -20 $$dir.log; fail=1; continue; }; \
+	    out=$$($$dir/vsmoke); echo "$$out" | grep -v ' passed, ' | grep -v finish | head -20; \
+	    line=$$(echo "$$out" | grep -E '^smoke .*: [0-9]+ passed, [0-9]+ failed$$' | tail -1); \
+	    echo "rtl-verilator-$${line:-smoke $$name-mode$$mode: no result line}"; \
+	    echo "$$line" | grep -q ' 0 failed$$' || fail=1; \
+	  done; done; [ $$fail -eq 0 ]

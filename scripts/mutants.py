@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""Mutation check of the lockstep suite (issue 4): `make mutants`.
+
+Each mutant is one small edit of rtl/ (a flipped comparison, a swapped digit index, a changed
+arbitration priority, an off-by-one, a stuck acknowledge, ...). For each, a scratch copy of the
+repository gets the edit and the lockstep suite below runs on it under Icarus (fast to compile; the
+C model checks the RTL every cycle). The mutant is KILLED when any run fails (a mismatch, a data or
+delivery error, or a compile error), SURVIVES otherwise. Prints the kill rate; docs/verification.md
+lists the survivors with the reason.
+
+Every edit must match its file exactly once, so the list cannot silently go stale when rtl/ changes.
+
+  scripts/mutants.py [--only N,N..] [--jobs J] [--list]
+"""
+import argparse
+import concurrent.futures as cf
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# (id, file, old, new, what)
+MUTANTS = [
+    (1, "lcan_lfsr.v", "MASK = 32'h80200003;", "MASK = 32'h80200001;", "LFSR polynomial: a tap dropped"),
+    (2, "lcan_lfsr.v", "wire [31:0] seeded = seed ^ salt;", "wire [31:0] seeded = seed;", "LFSR seeding ignores the switch salt"),
+    (3, "lcan_lfsr.v", "s_d = (s_q >> 1) ^", "s_d = (s_q << 1) ^", "LFSR shifts the wrong way"),
+    (4, "lcan_offsets.v", "(m_in >= N_IN) ? m_in - N_IN", "(m_in > N_IN) ? m_in - N_IN", "r_in reduction off by one"),
+    (5, "lcan_offsets.v", "state[15:8] & MASK_UP", "state[7:0] & MASK_UP", "r_up taken from r_in's bits"),
+    (6, "lcan_offsets.v", "state[23:16] & MASK_DN", "state[15:8] & MASK_DN", "r_dn taken from r_up's bits"),
+    (7, "lcan_rr_pick.v", "assign gnt = (|req_hi) ? first_hi : first_all;", "assign gnt = first_all;", "arbiter: fixed priority instead of rotation"),
+    (8, "lcan_rr_pick.v", "wire [WIDTH-1:0] ge_mask = ones << start;", "wire [WIDTH-1:0] ge_mask = (ones << start) << 1;", "arbiter: rotation start off by one"),
+    (9, "lcan_alloc.v", "((k < P) ? ge[I] : ~ge[I])", "((k < P) ? ~ge[I] : ge[I])", "allocator: requester rotation reversed"),
+    (10, "lcan_alloc.v", "(req_all[I] ? free : pick)", "pick", "allocator: ALL requests get one port"),
+    (11, "lcan_alloc.v", "req_want[I*P +: P] & avail & ~taken_in", "req_want[I*P +: P] & avail", "allocator: an output granted twice"),
+    (12, "lcan_alloc.v", "assign taken_out = taken_in | gnt;", "assign taken_out = taken_in;", "allocator: grants not recorded"),
+    (13, "lcan_route.v", "(dest[ADDR_W-1:HI] != label[ADDR_W-1:HI])", "(dest[ADDR_W-1:HI] == label[ADDR_W-1:HI])", "route: LCA test flipped"),
+    (14, "lcan_route.v", "wire [DIG_W-1:0] x = dest[DIG_OFF +: DIG_W];", "wire [DIG_W-1:0] x = dest[0 +: DIG_W];", "route: digit index swapped (always digit 1)"),
+    (15, "lcan_route.v", "(x_idx * P_DN_IDX + r_dn)", "(x_idx * P_DN_IDX)", "route: parallel-link rotation ignored"),
+    (16, "lcan_route.v", "(D_IDX + r_up)", "(D_IDX)", "route: upper rotation ignored"),
+    (17, "lcan_route.v", "assign bad = ~up & ~(|child);", "assign bad = 1'b0;", "route: invalid digit not flagged"),
+    (18, "lcan_switch_circuit.v", "set_q[o] & rx_valid[src_o] & ~rx_head[src_o]", "set_q[o] & rx_valid[src_o]", "circuit: headers follow set circuits as data"),
+    (19, "lcan_switch_circuit.v", "assign rx_ret = ack_q;", "assign rx_ret = {P{1'b0}};", "circuit: acknowledge stuck at 0"),
+    (20, "lcan_switch_circuit.v", "if (rst || clear) begin", "if (rst) begin", "circuit: clear does not release"),
+    (21, "lcan_switch_circuit.v", "assign avail = ~set_q;", "assign avail = {P{1'b1}};", "circuit: a set downer accepts another header"),
+    (22, "lcan_switch.v", "if (wr[go] && go >= D)", "if (wr[go] && go > D)", "counters: cnt_up off by one port"),
+    (23, "lcan_switch.v", "if (CIRCUIT && cand_valid[go] && !granted[go])", "if (CIRCUIT && cand_valid[go])", "counters: every header counted as dropped"),
+    (24, "lcan_switch.v", "assign lfsr_step = (|cand_valid) & ~(CIRCUIT & clear);", "assign lfsr_step = ~(CIRCUIT & clear);", "LFSR steps on every tick"),
+    (25, "lcan_switch.v", "assign req_want[i*P +: P] = bcast ? UP0 : rt_want;", "assign req_want[i*P +: P] = rt_want;", "broadcast climbs as a unicast"),
+    (26, "lcan_switch.v", "& C0) == C0)", "& C0) != C0)", "broadcast consumed before all copies left"),
+    (27, "lcan_switch_packet.v", ".push (rx_valid[g] & ~(empty & consume[g]))", ".push (rx_valid[g])", "packet: a bypassed flit is also stored"),
+    (28, "lcan_switch_packet.v", "assign cand_flit[g*FW +: FW] = empty ? rx_flit[g*FW +: FW] : head;", "assign cand_flit[g*FW +: FW] = head;", "packet: bypass takes the FIFO head"),
+    (29, "lcan_switch_packet.v", "if (wr[g] && !tx_ret[g])", "if (wr[g])", "packet: credit returned on a send tick is lost"),
+    (30, "lcan_switch_packet.v", "assign avail[g] = (cr_q != {CW{1'b0}});", "assign avail[g] = 1'b1;", "packet: credits ignored"),
+    (31, "lcan_switch_packet.v", "served_d = (served_q | grant[g*P +: P]) & MASK;", "served_d = grant[g*P +: P] & MASK;", "packet: broadcast forgets copies already sent"),
+    (32, "lcan_switch_packet.v", "ret_d = consume;", "ret_d = {P{1'b0}};", "packet: credit return stuck at 0"),
+    (33, "lcan_fifo.v", "rd_d = (rd_q == LAST) ? {AW{1'b0}} : rd_q + PTR_ONE;", "rd_d = rd_q + PTR_ONE;", "FIFO: read pointer wraps only at 2^AW"),
+    (34, "lcan_fifo.v", "assign full  = (cnt_q == CNT_FULL);", "assign full  = 1'b0;", "FIFO: never full"),
+    (35, "lcan_fifo.v", "if (do_pop)\n            rd_d", "if (do_push)\n            rd_d", "FIFO: read pointer advances on push"),
+]
+
+# The lockstep suite each mutant faces: small networks covering d = u, d > u, non-power-of-two
+# radix, w1 > 1 (two broadcast trees), parallel links; both modes; permutation and random traffic.
+SUITE = [
+    ["lcan(2,2,8)", "--mode", "circuit", "--pattern", "random", "--cycles", "1500"],
+    ["lcan(2,2,8)", "--mode", "packet", "--pattern", "random", "--cycles", "600"],
+    ["lcan(3,2,9)", "--mode", "circuit", "--pattern", "worst", "--cycles", "1200"],
+    ["xgft(2;2,2;2,2)", "--mode", "packet", "--pattern", "random", "--cycles", "500"],
+    ["bft(2;1,2)", "--mode", "circuit", "--pattern", "random", "--cycles", "1000"],
+    ["bft(2;1,2)", "--mode", "packet", "--pattern", "random", "--cycles", "500"],
+]
+
+
+def make_copy(dst):
+    """A scratch copy of the repository with the prebuilt model, tool and VPI module."""
+    for d in ("rtl", "tb", "cmodel", "scripts"):
+        shutil.copytree(os.path.join(ROOT, d), os.path.join(dst, d))
+    shutil.copy(os.path.join(ROOT, "Makefile"), dst)
+    os.makedirs(os.path.join(dst, "build", "tb"))
+    for f in ("lcan", "liblcan.a", os.path.join("tb", "lcan_tb.vpi")):
+        shutil.copy2(os.path.join(ROOT, "build", f), os.path.join(dst, "build", f))
+
+
+def run_suite(tree):
+    env = dict(os.environ, LCAN_RTL_NOMAKE="1")
+    for args in SUITE:
+        cmd = [os.path.join(tree, "build", "lcan"), "lockstep"] + args + ["--sim", "icarus", "--json", "--quiet"]
+        r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900)
+        if r.returncode != 0:
+            last = (r.stderr.strip().splitlines() or ["exit %d" % r.returncode])[-1]
+            return False, "%s %s: %s" % (args[0], args[2], last[:160])
+    return True, ""
+
+
+def run_mutant(m):
+    mid, fname, old, new, what = m
+    with tempfile.TemporaryDirectory(prefix="lcan-mut%02d-" % mid) as tree:
+        make_copy(tree)
+        path = os.path.join(tree, "rtl", fname)
+        text = open(path).read()
+        if text.count(old) != 1:
+            return mid, "STALE", "the edit matches %d times in rtl/%s" % (text.count(old), fname)
+        open(path, "w").write(text.replace(old, new))
+        ok, why = run_suite(tree)
+        return mid, ("SURVIVED" if ok else "KILLED"), why
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--only", help="comma-separated mutant ids")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--list", action="store_true")
+    a = ap.parse_args()
+    todo = MUTANTS
+    if a.only:
+        ids = {int(x) for x in a.only.split(",")}
+        todo = [m for m in MUTANTS if m[0] in ids]
+    if a.list:
+        for m in todo:
+            print("%2d %-22s %s" % (m[0], m[1], m[4]))
+        return 0
+    for f in ("lcan", "liblcan.a", "tb/lcan_tb.vpi"):
+        if not os.path.exists(os.path.join(ROOT, "build", f)):
+            print("mutants: build/%s missing: run make build/lcan build/tb/lcan_tb.vpi" % f, file=sys.stderr)
+            return 2
+    t0 = time.time()
+    print("mutants: baseline (unmutated rtl/) ...", flush=True)
+    with tempfile.TemporaryDirectory(prefix="lcan-mut-base-") as tree:
+        make_copy(tree)
+        ok, why = run_suite(tree)
+    if not ok:
+        print("mutants: the unmutated suite fails: %s" % why, file=sys.stderr)
+        return 1
+    results = {}
+    with cf.ThreadPoolExecutor(max_workers=a.jobs) as ex:
+        for mid, verdict, why in ex.map(run_mutant, todo):
+            m = next(x for x in todo if x[0] == mid)
+            results[mid] = verdict
+            print("%2d %-8s %-22s %-50s %s" % (mid, verdict, m[1], m[4], why), flush=True)
+    stale = [k for k, v in results.items() if v == "STALE"]
+    scored = [k for k, v in results.items() if v != "STALE"]
+    killed = [k for k in scored if results[k] == "KILLED"]
+    print("mutants: %d killed of %d (%.1f%%), %d survived%s, %.0f s" % (
+        len(killed), len(scored), 100.0 * len(killed) / max(1, len(scored)),
+        len(scored) - len(killed), (", %d stale edits" % len(stale)) if stale else "", time.time() - t0))
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,667 @@
+/*
+ * tb_drive.c - the traffic drivers of the lockstep harness. Each is a plain loop over
+ * tb_engine_tick (which clocks the RTL once and checks it against the model); they look only at
+ * the RTL's outputs, so their own checks (wiring, delivery) do not depend on the model.
+ *
+ *   wiring check (before traffic): one lone header / packet per network port towards a leaf whose
+ *     LCA level is h; every hop seen in the RTL's debug view must be the switch that
+ *     lcan_topo_neighbor says the previous hop's output leads to (spec 2.3), the flit must leave at
+ *     the destination leaf after 2h-1 edges (spec 7.4 / 8.4), the ack must come back to the source
+ *     port after 2h-2 more (circuit), every credit must come home (packet).
+ *   circuit lockstep: permutations of the pattern through the spec 7.5 pass driver
+ *     (lcan_route_perm) with trial seeds k = 0, 1, .. until the cycle budget is spent.
+ *   packet lockstep: unicast traffic (random: uniform destinations; else pi(s)) at rate +rate per
+ *     port per tick where inj_ready, plus broadcasts on every tree t < w1; then a drain that must
+ *     deliver every packet (unicast: at its destination; broadcast: at every leaf).
+ *   route: spec 10.1 trials through lcan_study_route, printed exactly like `lcan route`.
+ *   collective: one collective operation through lcan_collective_run (lcan_collective.h) on the
+ *     lockstep tick, max_queue read from the RTL's debug view; printed exactly like
+ *     `lcan collective` (cmodel/tool/cmd_collective.c, print_result) with the engine name.
+ */
+#include "tb_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "lcan_collective.h"
+#include "lcan_study.h"
+
+typedef struct {
+    tb_ctx *c;
+    lcan_in in;
+    lcan_out out;
+    uint8_t *iv, *ack, *ready, *iack, *ejv;
+    uint64_t *if_, *ejf;
+    uint32_t cu[LCAN_MAX_LEVELS], cd[LCAN_MAX_LEVELS], cdrop[LCAN_MAX_LEVELS];
+} pins;
+
+static void pins_init(pins *p, tb_ctx *c)
+{
+    memset(p, 0, sizeof *p);
+    p->c = c;
+    p->iv = calloc(c->NP, 1);
+    p->ack = calloc(c->NP, 1);
+    p->ready = calloc(c->NP, 1);
+    p->iack = calloc(c->NP, 1);
+    p->ejv = calloc(c->NP, 1);
+    p->if_ = calloc(c->NP, 8);
+    p->ejf = calloc(c->NP, 8);
+    p->in.inj_valid = p->iv;
+    p->in.inj_flit = p->if_;
+    p->in.ej_ack = p->ack;
+    p->out.inj_ready = p->ready;
+    p->out.inj_ack = p->iack;
+    p->out.ej_valid = p->ejv;
+    p->out.ej_flit = p->ejf;
+    p->out.cnt_up = p->cu;
+    p->out.cnt_down = p->cd;
+    p->out.cnt_drop = p->cdrop;
+}
+
+static void pins_free(pins *p)
+{
+    free(p->iv);
+    free(p->ack);
+    free(p->ready);
+    free(p->iack);
+    free(p->ejv);
+    free(p->if_);
+    free(p->ejf);
+}
+
+/* Clear the inputs (after a tick, so the next one starts idle). */
+static void pins_idle(pins *p)
+{
+    p->in.rst = 0;
+    p->in.clear = 0;
+    memset(p->iv, 0, p->c->NP);
+    memset(p->ack, 0, p->c->NP);
+    memset(p->if_, 0, p->c->NP * 8);
+}
+
+static void tick(pins *p)
+{
+    tb_engine_tick(p->c, &p->in, &p->out);
+    pins_idle(p);
+}
+
+/* Flit packing of spec 3, written here independently of the model. */
+static uint64_t mkflit(const tb_ctx *c, int head, int bcast, uint32_t dest, uint32_t payload)
+{
+    int pw = c->prm.payload_w;
+    uint64_t pm = ((uint64_t)1 << pw) - 1u;
+    return ((uint64_t)payload & pm) | ((uint64_t)dest << pw) | ((uint64_t)(bcast != 0) << (pw + c->AW)) |
+           ((uint64_t)(head != 0) << (pw + c->AW + 1));
+}
+
+static uint32_t flit_dest(const tb_ctx *c, uint64_t f)
+{
+    return (uint32_t)((f >> c->prm.payload_w) & (((uint64_t)1 << c->AW) - 1u));
+}
+
+/* Debug byte b -> (level, switch index, local port). */
+static void dbg_pos(const tb_ctx *c, size_t b, int *level, uint32_t *idx, int *port)
+{
+    int l = 1;
+    while (l < c->h && b >= c->dbg_base[l + 1])
+        l++;
+    size_t rel = b - c->dbg_base[l];
+    *level = l;
+    *idx = (uint32_t)(rel / (size_t)c->Pl[l]);
+    *port = (int)(rel % (size_t)c->Pl[l]);
+}
+
+/* A destination whose LCA level with s is h: s with its top digit moved by one. */
+static uint32_t far_leaf(const tb_ctx *c, uint32_t s)
+{
+    uint32_t top = c->N / (uint32_t)lcan_topo_m(c->topo, c->h); /* weight of digit h */
+    uint32_t a = s / top, mh = (uint32_t)lcan_topo_m(c->topo, c->h);
+    return (s % top) + ((a + 1) % mh) * top;
+}
+
+static void probe_ports(const tb_ctx *c, uint32_t *first, uint32_t *stride)
+{
+    *first = 0;
+    *stride = 1;
+    if (c->wire_ports > 0 && (uint32_t)c->wire_ports < c->NP) {
+        *stride = c->NP / (uint32_t)c->wire_ports;
+        *first = 0;
+    }
+}
+
+/* ------------------------------------------------------------------ wiring check, circuit */
+
+static void wire_circuit(tb_ctx *c, pins *p, uint32_t seed)
+{
+    uint8_t *prev = calloc(c->dbg_bytes, 1);
+    uint8_t *used = calloc(c->dbg_bytes, 1);
+    uint32_t first, stride, probes = 0;
+    char sw[TB_STR];
+    probe_ports(c, &first, &stride);
+
+    p->in.rst = 1;
+    p->in.seed = seed;
+    tick(p);
+    for (uint32_t q = first; q < c->NP; q += stride) {
+        uint32_t s = q / (uint32_t)c->U0, t = far_leaf(c, s);
+        uint64_t hdr = mkflit(c, 1, 0, lcan_topo_pack(c->topo, t), s);
+        lcan_end e = {0, s, (int)(q % (uint32_t)c->U0)}, nx;
+        p->in.clear = 1;
+        tick(p);
+        for (size_t b = 0; b < c->dbg_bytes; b++)
+            if (c->r_dbg[b])
+                tb_fail(c, "wiring: debug byte %zu is 0x%02x after clear (expected 0)", b, c->r_dbg[b]);
+        p->iv[q] = 1;
+        p->if_[q] = hdr;
+        tick(p); /* the header sits in the injection register */
+        memcpy(prev, c->r_dbg, c->dbg_bytes);
+        if (lcan_topo_neighbor(c->topo, e, &nx) != LCAN_OK)
+            tb_fail(c, "wiring: lcan_topo_neighbor failed for leaf %u port %d", s, e.port);
+        e = nx; /* the level-1 switch and the downer the header enters on */
+        for (int k = 1; k <= 2 * c->h - 1; k++) {
+            tick(p);
+            long hit = -1;
+            for (size_t b = 0; b < c->dbg_bytes; b++)
+                if ((c->r_dbg[b] & 0x80u) && !(prev[b] & 0x80u)) {
+                    if (hit >= 0)
+                        tb_fail(c, "wiring: probe from network port %u: two crosspoints set on one tick (debug bytes %ld, %zu)",
+                                q, hit, b);
+                    hit = (long)b;
+                }
+            memcpy(prev, c->r_dbg, c->dbg_bytes);
+            int want_level = k <= c->h ? k : 2 * c->h - k;
+            tb_switch_label(c, e.level, e.node, sw, sizeof sw);
+            if (hit < 0)
+                tb_fail(c, "wiring: probe from network port %u (towards leaf %u), hop %d: no crosspoint set; the header "
+                        "should have entered %s on local port %d", q, t, k, sw, e.port);
+            int l, o;
+            uint32_t x;
+            dbg_pos(c, (size_t)hit, &l, &x, &o);
+            int src = c->r_dbg[hit] & 0x7f;
+            if (l != e.level || x != e.node || src != e.port || l != want_level) {
+                char got[TB_STR];
+                tb_switch_label(c, l, x, got, sizeof got);
+                tb_fail(c, "wiring: probe from network port %u (towards leaf %u), hop %d: crosspoint set at %s output %d "
+                        "from input %d; by the adjacency the header arrives at %s input %d (level %d expected)",
+                        q, t, k, got, o, src, sw, e.port, want_level);
+            }
+            used[hit] = 1;
+            lcan_end from = {l, x, o};
+            if (lcan_topo_neighbor(c->topo, from, &e) != LCAN_OK)
+                tb_fail(c, "wiring: lcan_topo_neighbor failed for level %d switch %u port %d", l, x, o);
+            for (uint32_t r = 0; r < c->NP; r++)
+                if (c->r_ejv[r] && (k < 2 * c->h - 1 || r != e.node * (uint32_t)c->U0 + (uint32_t)e.port))
+                    tb_fail(c, "wiring: probe from network port %u: unexpected flit on ej port %u at hop %d", q, r, k);
+        }
+        if (e.level != 0 || e.node != t)
+            tb_fail(c, "wiring: probe from network port %u: path ends at level %d node %u, not at leaf %u", q, e.level,
+                    e.node, t);
+        uint32_t qe = t * (uint32_t)c->U0 + (uint32_t)e.port;
+        if (!c->r_ejv[qe] || c->r_ejf[qe] != hdr)
+            tb_fail(c, "wiring: probe from network port %u: header not on ej port %u after %d ticks (spec 7.4)", q, qe,
+                    2 * c->h);
+        /* the ack travels back over the same circuit: 2h-1 switches, spec 7.4 */
+        p->ack[qe] = 1;
+        for (int k = 0; k <= 2 * c->h - 2; k++) {
+            tick(p);
+            for (uint32_t r = 0; r < c->NP; r++)
+                if (c->r_ack[r] && (r != q || k != 2 * c->h - 2))
+                    tb_fail(c, "wiring: probe from network port %u: inj_ack on port %u %d ticks after ej_ack on %u "
+                            "(expected only port %u after %d)", q, r, k, qe, q, 2 * c->h - 2);
+        }
+        if (!c->r_ack[q])
+            tb_fail(c, "wiring: probe from network port %u: no inj_ack %d ticks after ej_ack on port %u", q,
+                    2 * c->h - 2, qe);
+        probes++;
+        c->packets++;
+    }
+    size_t ups = 0, ups_used = 0;
+    for (size_t b = 0; b < c->dbg_bytes; b++) {
+        int l, o;
+        uint32_t x;
+        dbg_pos(c, b, &l, &x, &o);
+        if (o >= lcan_topo_downers(c->topo, l)) {
+            ups++;
+            ups_used += used[b];
+        }
+    }
+    if (!c->quiet)
+        fprintf(stderr, "tb: wiring check (circuit): %u probes passed, %zu of %zu upper links exercised, %llu cycles\n",
+                probes, ups_used, ups, (unsigned long long)c->cycle);
+    free(prev);
+    free(used);
+}
+
+/* ------------------------------------------------------------------ wiring check, packet */
+
+static void wire_packet(tb_ctx *c, pins *p, uint32_t seed)
+{
+    int depth = c->prm.depth;
+    uint8_t *home = calloc(c->dbg_bytes, 1), *prev = calloc(c->dbg_bytes, 1), *used = calloc(c->dbg_bytes, 1);
+    uint32_t first, stride, probes = 0;
+    char sw[TB_STR];
+    probe_ports(c, &first, &stride);
+
+    p->in.rst = 1;
+    p->in.seed = seed;
+    tick(p);
+    for (size_t b = 0; b < c->dbg_bytes; b++) { /* spec 8.3: cr = DEPTH, 0 on level-1 downers */
+        int l, o;
+        uint32_t x;
+        dbg_pos(c, b, &l, &x, &o);
+        home[b] = (uint8_t)((l == 1 && o < lcan_topo_downers(c->topo, 1)) ? 0 : depth);
+        if (c->r_dbg[b] != home[b]) {
+            tb_switch_label(c, l, x, sw, sizeof sw);
+            tb_fail(c, "wiring: after reset %s output %d shows cr %d, expected %d", sw, o, c->r_dbg[b], home[b]);
+        }
+    }
+    for (uint32_t q = first; q < c->NP; q += stride) {
+        uint32_t s = q / (uint32_t)c->U0, t = far_leaf(c, s);
+        uint64_t f = mkflit(c, 0, 0, lcan_topo_pack(c->topo, t), s);
+        lcan_end e = {0, s, (int)(q % (uint32_t)c->U0)}, nx;
+        if (!c->r_ready[q])
+            tb_fail(c, "wiring: network port %u not ready on an idle network", q);
+        p->iv[q] = 1;
+        p->if_[q] = f;
+        tick(p);
+        memcpy(prev, c->r_dbg, c->dbg_bytes);
+        lcan_topo_neighbor(c->topo, e, &nx);
+        e = nx;
+        for (int k = 1; k <= 2 * c->h - 2; k++) {
+            tick(p);
+            long hit = -1;
+            for (size_t b = 0; b < c->dbg_bytes; b++)
+                if (c->r_dbg[b] < prev[b]) {
+                    if (hit >= 0)
+                        tb_fail(c, "wiring: packet probe from network port %u: two credits spent on one tick", q);
+                    hit = (long)b;
+                }
+            memcpy(prev, c->r_dbg, c->dbg_bytes);
+            tb_switch_label(c, e.level, e.node, sw, sizeof sw);
+            if (hit < 0)
+                tb_fail(c, "wiring: packet probe from network port %u (towards leaf %u), hop %d: no credit spent; the "
+                        "packet should be in %s", q, t, k, sw);
+            int l, o;
+            uint32_t x;
+            dbg_pos(c, (size_t)hit, &l, &x, &o);
+            int want_level = k <= c->h ? k : 2 * c->h - k;
+            if (l != e.level || x != e.node || l != want_level) {
+                char got[TB_STR];
+                tb_switch_label(c, l, x, got, sizeof got);
+                tb_fail(c, "wiring: packet probe from network port %u (towards leaf %u), hop %d: sent by %s output %d; by "
+                        "the adjacency the packet is in %s (input %d)", q, t, k, got, o, sw, e.port);
+            }
+            used[hit] = 1;
+            lcan_end from = {l, x, o};
+            lcan_topo_neighbor(c->topo, from, &e);
+        }
+        tick(p); /* the level-1 switch hands the packet to the leaf */
+        uint32_t qe = UINT32_MAX;
+        for (uint32_t r = 0; r < c->NP; r++)
+            if (c->r_ejv[r]) {
+                if (qe != UINT32_MAX)
+                    tb_fail(c, "wiring: packet probe from network port %u: two ejections", q);
+                qe = r;
+            }
+        if (qe == UINT32_MAX || c->r_ejf[qe] != f)
+            tb_fail(c, "wiring: packet probe from network port %u: not delivered after %d ticks (spec 8.4)", q, 2 * c->h);
+        lcan_end leaf = {0, qe / (uint32_t)c->U0, (int)(qe % (uint32_t)c->U0)}, sw1;
+        lcan_topo_neighbor(c->topo, leaf, &sw1);
+        if (leaf.node != t || sw1.node != e.node || e.level != 1)
+            tb_fail(c, "wiring: packet probe from network port %u: delivered on port %u (leaf %u, level-1 switch %u), "
+                    "expected leaf %u via level-1 switch %u", q, qe, leaf.node, sw1.node, t, e.node);
+        /* every credit comes home within a few ticks */
+        int k;
+        for (k = 0; k < 8; k++) {
+            if (memcmp(c->r_dbg, home, c->dbg_bytes) == 0 && c->r_ready[q])
+                break;
+            tick(p);
+        }
+        if (k == 8) {
+            for (size_t b = 0; b < c->dbg_bytes; b++)
+                if (c->r_dbg[b] != home[b]) {
+                    int l, o;
+                    uint32_t x;
+                    dbg_pos(c, b, &l, &x, &o);
+                    tb_switch_label(c, l, x, sw, sizeof sw);
+                    tb_fail(c, "wiring: packet probe from network port %u: %s output %d holds cr %d, not %d, 8 ticks "
+                            "after delivery (credit wired to the wrong sender?)", q, sw, o, c->r_dbg[b], home[b]);
+                }
+            tb_fail(c, "wiring: packet probe from network port %u: inj_ready not back (injection credit lost)", q);
+        }
+        probes++;
+        c->packets++;
+    }
+    size_t ups = 0, ups_used = 0;
+    for (size_t b = 0; b < c->dbg_bytes; b++) {
+        int l, o;
+        uint32_t x;
+        dbg_pos(c, b, &l, &x, &o);
+        if (o >= lcan_topo_downers(c->topo, l)) {
+            ups++;
+            ups_used += used[b];
+        }
+    }
+    if (!c->quiet)
+        fprintf(stderr, "tb: wiring check (packet): %u probes passed, %zu of %zu upper links exercised, %llu cycles\n",
+                probes, ups_used, ups, (unsigned long long)c->cycle);
+    free(home);
+    free(prev);
+    free(used);
+}
+
+/* ------------------------------------------------------------------ circuit lockstep */
+
+static void lockstep_circuit(tb_ctx *c)
+{
+    uint32_t *perm = calloc(c->N, 4);
+    double *occ = calloc((size_t)c->h, sizeof *occ);
+    char err[TB_STR];
+    for (uint32_t k = 0; c->cycle < c->cycles_target; k++) {
+        uint64_t rng = lcan_trial_rng(c->seed, k);
+        lcan_status st = lcan_pattern(c->topo, c->pattern, &rng, perm, err, sizeof err);
+        if (st != LCAN_OK)
+            tb_fail(c, "pattern '%s': %s", c->pattern, err[0] ? err : lcan_strerror(st));
+        lcan_route_result res;
+        memset(&res, 0, sizeof res);
+        res.stage_occ = occ;
+        st = lcan_route_perm(c->topo, c->prm.payload_w, tb_engine_tick, c, perm, lcan_trial_net_seed(c->seed, k),
+                             10000, &res);
+        if (st != LCAN_OK)
+            tb_fail(c, "permutation %u: lcan_route_perm: %s", k, lcan_strerror(st));
+        if (res.data_errors)
+            tb_fail(c, "permutation %u: %llu data flits missing, misplaced or wrong (spec 7.5)", k,
+                    (unsigned long long)res.data_errors);
+        c->packets += c->N;
+    }
+    free(perm);
+    free(occ);
+}
+
+/* ------------------------------------------------------------------ packet lockstep */
+
+static double urand(uint64_t *rng)
+{
+    return (double)(lcan_rng_next(rng) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static void lockstep_packet(tb_ctx *c, pins *p)
+{
+    uint32_t *perm = calloc(c->N, 4);
+    uint64_t rng = lcan_trial_rng(c->seed, 0);
+    char err[TB_STR];
+    int uniform = strcmp(c->pattern, "random") == 0;
+    if (!uniform) {
+        lcan_status st = lcan_pattern(c->topo, c->pattern, &rng, perm, err, sizeof err);
+        if (st != LCAN_OK)
+            tb_fail(c, "pattern '%s': %s", c->pattern, err[0] ? err : lcan_strerror(st));
+    }
+    int w1 = lcan_topo_w(c->topo, 1), p1 = lcan_topo_p(c->topo, 1);
+    double brate = c->bcast_rate >= 0 ? c->bcast_rate : 0.25 / (double)c->N;
+    uint64_t sent_uni = 0, sent_bc = 0, got_uni = 0, got_bc = 0;
+    uint32_t seq = 0;
+
+    p->in.rst = 1;
+    p->in.seed = lcan_trial_net_seed(c->seed, 0);
+    tick(p);
+    /* traffic until the budget is spent, then a drain that must deliver everything */
+    uint64_t drain_start = 0;
+    for (;;) {
+        int traffic = c->cycle < c->cycles_target;
+        if (!traffic && drain_start == 0)
+            drain_start = c->cycle;
+        if (!traffic && got_uni == sent_uni && got_bc == sent_bc * c->N)
+            break;
+        if (!traffic && c->cycle - drain_start > 20000)
+            tb_fail(c, "packet drain: %llu of %llu unicast and %llu of %llu broadcast deliveries after 20000 idle ticks",
+                    (unsigned long long)got_uni, (unsigned long long)sent_uni, (unsigned long long)got_bc,
+                    (unsigned long long)(sent_bc * c->N));
+        if (traffic) {
+            /* some phases idle: bursts of load and of silence exercise empty FIFOs and bypass */
+            int quiet_phase = ((c->cycle >> 9) & 7u) == 7u;
+            for (uint32_t s = 0; s < c->N && !quiet_phase; s++) {
+                uint32_t base = s * (uint32_t)c->U0;
+                if (w1 > 0 && urand(&rng) < brate) {
+                    uint32_t t = (uint32_t)(lcan_rng_next(&rng) % (uint64_t)w1);
+                    uint32_t q = base + t * (uint32_t)p1;
+                    if (c->r_ready[q]) {
+                        p->iv[q] = 1;
+                        p->if_[q] = mkflit(c, 0, 1, t, seq++);
+                        sent_bc++;
+                    }
+                }
+                for (int j = 0; j < c->U0; j++) {
+                    uint32_t q = base + (uint32_t)j;
+                    if (p->iv[q] || !c->r_ready[q] || urand(&rng) >= c->rate)
+                        continue;
+                    uint32_t d = uniform ? (uint32_t)(lcan_rng_next(&rng) % c->N) : perm[s];
+                    p->iv[q] = 1;
+                    p->if_[q] = mkflit(c, 0, 0, lcan_topo_pack(c->topo, d), seq++);
+                    sent_uni++;
+                }
+            }
+            c->packets = sent_uni + sent_bc;
+        }
+        tick(p);
+        for (uint32_t r = 0; r < c->NP; r++) {
+            if (!c->r_ejv[r])
+                continue;
+            uint64_t f = c->r_ejf[r];
+            int bc = (int)((f >> (c->prm.payload_w + c->AW)) & 1u);
+            uint32_t leaf = r / (uint32_t)c->U0;
+            if (bc) {
+                uint32_t t = flit_dest(c, f);
+                if (r != leaf * (uint32_t)c->U0 + t * (uint32_t)p1)
+                    tb_fail(c, "broadcast of tree %u delivered on network port %u (spec 8.5: leaf port %u)", t, r,
+                            t * (uint32_t)p1);
+                got_bc++;
+            } else {
+                if (flit_dest(c, f) != lcan_topo_pack(c->topo, leaf))
+                    tb_fail(c, "packet for 0x%x delivered on network port %u (leaf %u)", flit_dest(c, f), r, leaf);
+                got_uni++;
+            }
+        }
+    }
+    if (!c->quiet)
+        fprintf(stderr, "tb: packet traffic: %llu unicast and %llu broadcast packets, all delivered (%llu + %llu)\n",
+                (unsigned long long)sent_uni, (unsigned long long)sent_bc, (unsigned long long)got_uni,
+                (unsigned long long)got_bc);
+    free(perm);
+}
+
+/* ------------------------------------------------------------------ route study */
+
+static void route(tb_ctx *c)
+{
+    lcan_study_route_stats s;
+    char err[TB_STR];
+    lcan_status st = lcan_study_route(c->topo, c->prm.payload_w, c->pattern, (long)c->trials, c->seed,
+                                      (int)c->max_passes, tb_engine_tick, c, &s, err, sizeof err);
+    if (st != LCAN_OK) {
+        lcan_study_route_free(&s);
+        tb_fail(c, "route: %s", err[0] ? err : lcan_strerror(st));
+    }
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    lcan_study_route_print(f, c->topo, c->pattern, c->engine, &s, c->json);
+    fclose(f);
+    c->result = buf;
+    lcan_study_route_free(&s);
+}
+
+/* ------------------------------------------------------------------ collective */
+
+/* lcan_debug_fn on the RTL: its debug view after the last tick (spec 9 order). */
+static size_t rtl_debug(void *engine, uint8_t *buf, size_t len)
+{
+    tb_ctx *c = engine;
+    if (buf != NULL)
+        memcpy(buf, c->r_dbg, len < c->dbg_bytes ? len : c->dbg_bytes);
+    return c->dbg_bytes;
+}
+
+static void coll_json_str(FILE *f, const char *s) /* tool_json_string of cmodel/tool/tool_util.c */
+{
+    fputc('"', f);
+    for (; *s != '\0'; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(f, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(f, "\\u%04x", ch);
+        else
+            fputc(ch, f);
+    }
+    fputc('"', f);
+}
+
+static void coll_json_i64(FILE *f, int64_t x)
+{
+    if (x < 0)
+        fprintf(f, "null");
+    else
+        fprintf(f, "%lld", (long long)x);
+}
+
+/* cmd_collective.c's print_result, operation for operation (the test compares the two outputs). */
+static void coll_print(FILE *f, const tb_ctx *c, lcan_coll_op op, const lcan_coll_opts *o, const lcan_coll_result *r)
+{
+    const lcan_topo *t = c->topo;
+    int h = lcan_topo_levels(t), l;
+    if (c->json) {
+        fprintf(f, "{\"op\": ");
+        coll_json_str(f, lcan_coll_op_name(op));
+        fprintf(f, ", \"spec\": ");
+        coll_json_str(f, lcan_topo_canonical(t));
+        fprintf(f, ", \"engine\": ");
+        coll_json_str(f, c->engine);
+        fprintf(f, ", \"steps\": %llu, \"paper_steps\": ", (unsigned long long)r->steps);
+        coll_json_i64(f, r->paper_steps);
+        fprintf(f, ", \"paper_ref\": ");
+        coll_json_str(f, r->paper_ref);
+        fprintf(f, ", \"paper_is_bound\": %s, \"expect_steps\": ", r->paper_is_bound ? "true" : "false");
+        coll_json_i64(f, r->expect_steps);
+        fprintf(f, ", \"expect_ref\": ");
+        coll_json_str(f, r->expect_ref);
+        fprintf(f, ", \"max_queue\": %d, \"max_queue_ub\": %d, \"max_outstanding\": %d", r->max_queue,
+                r->max_queue_ub, r->max_outstanding);
+        fprintf(f, ", \"queue_up\": [");
+        for (l = 1; l <= h; l++)
+            fprintf(f, "%s%d", l > 1 ? ", " : "", r->queue_up[l]);
+        fprintf(f, "], \"queue_down\": [");
+        for (l = 1; l <= h; l++)
+            fprintf(f, "%s%d", l > 1 ? ", " : "", r->queue_down[l]);
+        fprintf(f, "], \"messages\": %llu, \"deliveries\": %llu, \"errors\": %llu, \"inj_stalls\": %llu, \"rounds\": %d",
+                (unsigned long long)r->messages, (unsigned long long)r->deliveries, (unsigned long long)r->errors,
+                (unsigned long long)r->inj_stalls, r->rounds);
+        fprintf(f, ", \"root\": %u, \"depth\": %d, \"payload_w\": %d, \"correct\": %s}\n", o->root, o->depth,
+                o->payload_w, r->correct ? "true" : "false");
+        return;
+    }
+    fprintf(f, "op               %s\n", lcan_coll_op_name(op));
+    fprintf(f, "spec             %s\n", lcan_topo_canonical(t));
+    fprintf(f, "engine           %s (packet mode, DEPTH %d, PAYLOAD_W %d)\n", c->engine, o->depth, o->payload_w);
+    fprintf(f, "steps            %llu\n", (unsigned long long)r->steps);
+    if (r->paper_steps >= 0)
+        fprintf(f, "paper_steps      %lld%s  (%s)\n", (long long)r->paper_steps, r->paper_is_bound ? " (lower bound)" : "",
+                r->paper_ref);
+    else
+        fprintf(f, "paper_steps      none  (%s)\n", r->paper_ref);
+    if (r->expect_steps >= 0)
+        fprintf(f, "expect_steps     %lld  (%s)\n", (long long)r->expect_steps, r->expect_ref);
+    fprintf(f, "max_queue        %d  (inferred from the debug view; upper bound %d, max DEPTH-cr %d)\n", r->max_queue,
+            r->max_queue_ub, r->max_outstanding);
+    fprintf(f, "queue per level  up:");
+    for (l = 1; l <= h; l++)
+        fprintf(f, " %d", r->queue_up[l]);
+    fprintf(f, "  down:");
+    for (l = 1; l <= h; l++)
+        fprintf(f, " %d", r->queue_down[l]);
+    fprintf(f, "  (levels 1..%d, by sending switch)\n", h);
+    fprintf(f, "messages         %llu (deliveries %llu, rounds %d, injection stalls %llu)\n",
+            (unsigned long long)r->messages, (unsigned long long)r->deliveries, r->rounds,
+            (unsigned long long)r->inj_stalls);
+    fprintf(f, "correct          %s (%llu errors)\n", r->correct ? "yes" : "NO", (unsigned long long)r->errors);
+}
+
+static void collective(tb_ctx *c)
+{
+    lcan_coll_op op;
+    lcan_coll_opts o;
+    lcan_coll_result res;
+    int pw, depth;
+    if (c->prm.mode != LCAN_PACKET)
+        tb_usage_error(c, "collective: the simulation must be built in packet mode");
+    if (!lcan_coll_op_parse(c->op, &op))
+        tb_usage_error(c, "collective: +op='%s' is not one of bcast scatter gather mnb alltoall reduce prefix", c->op);
+    if (strcmp(c->algo, "hw") != 0 && strcmp(c->algo, "leaves") != 0)
+        tb_usage_error(c, "collective: +algo='%s' is not one of hw, leaves", c->algo);
+    if (strcmp(c->combine, "sum") != 0 && strcmp(c->combine, "max") != 0)
+        tb_usage_error(c, "collective: +combine='%s' is not one of sum, max", c->combine);
+    if (c->root >= c->N)
+        tb_usage_error(c, "collective: --root %llu is not a leaf of %s (0..%u)", (unsigned long long)c->root,
+                       lcan_topo_canonical(c->topo), c->N - 1);
+    if (c->flits < 1 || c->flits > 1000000 || c->trees < 1 || c->trees > 64 || c->compact > 20 ||
+        c->depth_req > 255 || c->seed > 0xffffffffull)
+        tb_usage_error(c, "collective: an option is out of range (flits 1..1000000, trees 1..64, compact 0..20, "
+                          "depth 1..255, seed 0..2^32-1)");
+    /* the options exactly as cmd_collective.c sets them for the model engine */
+    lcan_coll_opts_default(&o);
+    o.root = (uint32_t)c->root;
+    o.flits = (int)c->flits;
+    o.trees = (int)c->trees;
+    o.sw_bcast = strcmp(c->algo, "leaves") == 0;
+    o.phased = c->phased;
+    o.combine = strcmp(c->combine, "max") == 0 ? LCAN_COMB_MAX : LCAN_COMB_SUM;
+    o.compact = (int)c->compact;
+    o.net_seed = (uint32_t)c->seed;
+    /* the engine must be the model engine's: PAYLOAD_W and DEPTH (lcan_collective_run_model) */
+    lcan_collective_engine_cfg(c->topo, op, &o, &pw, &depth);
+    if ((int)c->depth_req > depth)
+        depth = (int)c->depth_req;
+    if (pw != c->prm.payload_w || depth != c->prm.depth)
+        tb_usage_error(c, "collective: --op %s on %s needs PAYLOAD_W %d and DEPTH %d, but this simulation was built "
+                          "with PAYLOAD_W %d and DEPTH %d", c->op, lcan_topo_canonical(c->topo), pw, depth,
+                       c->prm.payload_w, c->prm.depth);
+    o.payload_w = pw;
+    o.depth = depth;
+    o.debug = rtl_debug;
+    memset(&res, 0, sizeof res);
+    lcan_status st = lcan_collective_run(c->topo, op, &o, tb_engine_tick, c, &res);
+    c->packets = res.messages;
+    if (st == LCAN_ERR_PATTERN)
+        tb_usage_error(c, "collective: %s", res.err[0] ? res.err : lcan_strerror(st));
+    if (st != LCAN_OK)
+        tb_fail(c, "collective: %s%s%s", lcan_strerror(st), res.err[0] ? ": " : "", res.err);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    coll_print(f, c, op, &o, &res);
+    fclose(f);
+    c->result = buf;
+    if (!res.correct)
+        c->status = 1; /* printed like the model engine's incorrect result, exit 1 */
+}
+
+void tb_drive_main(tb_ctx *c)
+{
+    pins p;
+    pins_init(&p, c);
+    if (strcmp(c->cmd, "route") == 0) {
+        route(c);
+    } else if (strcmp(c->cmd, "collective") == 0) {
+        collective(c);
+    } else {
+        uint32_t wseed = lcan_trial_net_seed(c->seed, 0xffffffffu);
+        if (c->wire && c->prm.mode == LCAN_CIRCUIT)
+            wire_circuit(c, &p, wseed);
+        else if (c->wire)
+            wire_packet(c, &p, wseed);
+        if (c->prm.mode == LCAN_CIRCUIT)
+            lockstep_circuit(c);
+        else
+            lockstep_packet(c, &p);
+    }
+    pins_free(&p);
+}

@@ -1,0 +1,45 @@
+# tb/ fragment: the lockstep harness (RTL vs C model) under Verilator and Icarus.
+#
+#   build/tb/libtb_vl.a    harness (tb_core, tb_drive, tb_dpi) + every model object, built by gcc;
+#                          handed to `verilator --binary` by tb/lcan-rtl (the C stays C)
+#   build/tb/lcan_tb.vpi   the same harness with the VPI front end, loaded by vvp
+#   test-tb                lockstep matrix, Icarus agreement, route rtl == model, negative test
+#   bench-tb               cycles/s: Verilator, Icarus, lockstep vs RTL alone
+# Simulation binaries are built on demand by tb/lcan-rtl under build/sim/ (cached).
+
+TB_HDR    := $(wildcard tb/harness/*.h) $(CM_HDR)
+TB_VLINC  := $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)/include/vltstd
+TB_IVINC  := /usr/include/iverilog
+TB_CFLAGS := $(CFLAGS_STD) -fPIC $(CM_INC) -Itb/harness
+
+$(BUILD)/tb/obj/tb_dpi.o: tb/harness/tb_dpi.c $(TB_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(TB_CFLAGS) -I$(TB_VLINC) -c $< -o $@
+
+$(BUILD)/tb/obj/tb_vpi.o: tb/harness/tb_vpi.c $(TB_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(TB_CFLAGS) -I$(TB_IVINC) -c $< -o $@
+
+$(BUILD)/tb/obj/%.o: tb/harness/%.c $(TB_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(TB_CFLAGS) -c $< -o $@
+
+TB_CORE_OBJ := $(BUILD)/tb/obj/tb_core.o $(BUILD)/tb/obj/tb_drive.o
+
+$(BUILD)/tb/libtb_vl.a: $(TB_CORE_OBJ) $(BUILD)/tb/obj/tb_dpi.o $(CM_OBJ)
+	@rm -f $@; ar rcs $@ $^
+
+$(BUILD)/tb/lcan_tb.vpi: $(TB_CORE_OBJ) $(BUILD)/tb/obj/tb_vpi.o $(BUILD)/liblcan.a
+	$(CC) -shared -o $@ $(TB_CORE_OBJ) $(BUILD)/tb/obj/tb_vpi.o $(BUILD)/liblcan.a -lm
+
+.PHONY: tb-libs test-tb bench-tb
+tb-libs: $(BUILD)/tb/libtb_vl.a $(BUILD)/tb/lcan_tb.vpi $(BUILD)/lcan
+
+test-tb: tb-libs
+	@bash tb/test-tb.sh
+
+bench-tb: tb-libs
+	@bash tb/bench-tb.sh
+
+TESTS += test-tb
+bench: bench-tb

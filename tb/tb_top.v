@@ -1,0 +1,216 @@
+// tb_top - the one testbench top for Verilator and Icarus: instantiates lcan_network with the
+// parameters given at build time (verilator -G / iverilog -P) and, once per clock cycle, hands the
+// C harness (tb/harness/) everything the RTL shows and takes from it the inputs of the next edge.
+// The harness ticks the C golden model with the same inputs and compares every output and the
+// debug view (docs/spec.md 13, 9).
+//
+// Timing: inputs are applied while clk is low; the rising edge is at 5 time units into each
+// 10-unit cycle; outputs are read 1 unit after it, once every register has settled.
+// Cycle k (k = 0, 1, ..) of the harness is the k-th rising edge.
+//
+// The only simulator difference - DPI-C under Verilator, VPI system tasks under Icarus (the same C,
+// tb/harness/tb_dpi.c and tb_vpi.c) - is confined to the `ifdef VERILATOR block below.
+//
+// Waveforms: compiled in, off by default. +dump_from=K +dumpfile=F dumps a VCD from cycle K on
+// (the harness re-runs itself that way around a mismatch).
+`default_nettype none
+`timescale 1ns / 1ns
+
+module tb_top;
+
+    // Levels h.
+    parameter integer H = 2;
+    // Per-level m_l, w_l, p_l: 32-bit fields, level 1 in the low bits (docs/spec.md 13).
+    parameter [H*32-1:0] M = {32'd2, 32'd2};
+    parameter [H*32-1:0] W = {32'd2, 32'd1};
+    parameter [H*32-1:0] P = {32'd1, 32'd1};
+    // 0 circuit, 1 packet.
+    parameter integer MODE = 0;
+    // Payload bits of a flit.
+    parameter integer PAYLOAD_W = 16;
+    // Packet-mode FIFO depth.
+    parameter integer DEPTH = 4;
+
+    function integer fld(input [16*32-1:0] v, input integer l); // level-l field (l = 1..H)
+        fld = v[(l-1)*32 +: 32];
+    endfunction
+
+    function integer clog2(input integer x);
+        integer b;
+        begin
+            b = 0;
+            while ((1 << b) < x)
+                b = b + 1;
+            clog2 = b;
+        end
+    endfunction
+
+    function integer f_leaves(input [16*32-1:0] m);
+        integer l;
+        begin
+            f_leaves = 1;
+            for (l = 1; l <= H; l = l + 1)
+                f_leaves = f_leaves * fld(m, l);
+        end
+    endfunction
+
+    function integer f_addr_w(input [16*32-1:0] m);
+        integer l;
+        begin
+            f_addr_w = 0;
+            for (l = 1; l <= H; l = l + 1)
+                f_addr_w = f_addr_w + clog2(fld(m, l));
+        end
+    endfunction
+
+    // sum over levels of S_l * P_l, S_l = w_1..w_l * m_{l+1}..m_h, P_l = m_l p_l + w_{l+1} p_{l+1}
+    function integer f_dbg_bytes(input [16*32-1:0] m, input [16*32-1:0] w, input [16*32-1:0] p);
+        integer l, j, s, pl;
+        begin
+            f_dbg_bytes = 0;
+            for (l = 1; l <= H; l = l + 1) begin
+                s = 1;
+                for (j = 1; j <= H; j = j + 1)
+                    s = s * ((j <= l) ? fld(w, j) : fld(m, j));
+                pl = fld(m, l) * fld(p, l) + ((l < H) ? fld(w, l + 1) * fld(p, l + 1) : 0);
+                f_dbg_bytes = f_dbg_bytes + s * pl;
+            end
+        end
+    endfunction
+
+    localparam integer N = f_leaves(M);
+    localparam integer U0 = fld(W, 1) * fld(P, 1);
+    localparam integer NP = N * U0;
+    localparam integer ADDR_W = f_addr_w(M);
+    localparam integer FW = 2 + ADDR_W + PAYLOAD_W;
+    localparam integer DBG_BYTES = f_dbg_bytes(M, W, P);
+
+    reg clk = 1'b0;
+    reg rst = 1'b0;
+    reg clear = 1'b0;
+    reg [31:0] seed = 32'd0;
+    reg [NP-1:0] inj_valid = {NP{1'b0}};
+    reg [NP*FW-1:0] inj_flit = {NP*FW{1'b0}};
+    reg [NP-1:0] ej_ack = {NP{1'b0}};
+    wire [NP-1:0] inj_ready;
+    wire [NP-1:0] inj_ack;
+    wire [NP-1:0] ej_valid;
+    wire [NP*FW-1:0] ej_flit;
+    wire [H*32-1:0] cnt_up;
+    wire [H*32-1:0] cnt_down;
+    wire [H*32-1:0] cnt_drop;
+    wire [DBG_BYTES*8-1:0] dbg;
+
+    lcan_network #(
+        .H(H),
+        .M(M),
+        .W(W),
+        .P(P),
+        .MODE(MODE),
+        .PAYLOAD_W(PAYLOAD_W),
+        .DEPTH(DEPTH)
+    ) dut (
+        .clk(clk),
+        .rst(rst),
+        .clear(clear),
+        .seed(seed),
+        .inj_valid(inj_valid),
+        .inj_flit(inj_flit),
+        .inj_ready(inj_ready),
+        .inj_ack(inj_ack),
+        .ej_valid(ej_valid),
+        .ej_flit(ej_flit),
+        .ej_ack(ej_ack),
+        .cnt_up(cnt_up),
+        .cnt_down(cnt_down),
+        .cnt_drop(cnt_drop),
+        .dbg(dbg)
+    );
+
+    integer tb_status;
+    integer tb_done;
+    integer tb_rst;
+    integer tb_clear;
+    integer tb_seed;
+
+`ifdef VERILATOR
+    import "DPI-C" function int lcan_tb_init(input int h, input bit [H*32-1:0] m, input bit [H*32-1:0] w,
+        input bit [H*32-1:0] p, input int mode, input int payload_w, input int depth, input int np,
+        input int fw, input int dbg_bytes);
+    import "DPI-C" function int lcan_tb_inputs(output int rst_o, output int clear_o, output int seed_o,
+        output bit [NP-1:0] inj_valid_o, output bit [NP*FW-1:0] inj_flit_o, output bit [NP-1:0] ej_ack_o);
+    import "DPI-C" function void lcan_tb_outputs(input bit [NP-1:0] inj_ready_i, input bit [NP-1:0] inj_ack_i,
+        input bit [NP-1:0] ej_valid_i, input bit [NP*FW-1:0] ej_flit_i, input bit [H*32-1:0] cnt_up_i,
+        input bit [H*32-1:0] cnt_down_i, input bit [H*32-1:0] cnt_drop_i, input bit [DBG_BYTES*8-1:0] dbg_i);
+    import "DPI-C" function void lcan_tb_final();
+
+    task harness_init;
+        tb_status = lcan_tb_init(H, M, W, P, MODE, PAYLOAD_W, DEPTH, NP, FW, DBG_BYTES);
+    endtask
+    task harness_inputs;
+        tb_done = lcan_tb_inputs(tb_rst, tb_clear, tb_seed, inj_valid, inj_flit, ej_ack);
+    endtask
+    task harness_outputs;
+        lcan_tb_outputs(inj_ready, inj_ack, ej_valid, ej_flit, cnt_up, cnt_down, cnt_drop, dbg);
+    endtask
+    task harness_final;
+        lcan_tb_final();
+    endtask
+`else
+    task harness_init;
+        $lcan_tb_init(H, M, W, P, MODE, PAYLOAD_W, DEPTH, NP, FW, DBG_BYTES, tb_status);
+    endtask
+    task harness_inputs;
+        $lcan_tb_inputs(tb_done, tb_rst, tb_clear, tb_seed, inj_valid, inj_flit, ej_ack);
+    endtask
+    task harness_outputs;
+        $lcan_tb_outputs(inj_ready, inj_ack, ej_valid, ej_flit, cnt_up, cnt_down, cnt_drop, dbg);
+    endtask
+    task harness_final;
+        $lcan_tb_final;
+    endtask
+`endif
+
+    integer cyc;
+    integer dump_from;
+    reg [8*1024-1:0] dumpfile;
+    reg dumping;
+
+    initial begin
+        cyc = 0;
+        dumping = 1'b0;
+        tb_done = 0;
+        tb_status = 0;
+        if (!$value$plusargs("dump_from=%d", dump_from))
+            dump_from = -1;
+        if (!$value$plusargs("dumpfile=%s", dumpfile))
+            dumpfile = "tb_top.vcd";
+        harness_init;
+        if (tb_status == 0) begin
+            harness_inputs;
+            while (tb_done == 0) begin
+                rst = tb_rst[0];
+                clear = tb_clear[0];
+                seed = tb_seed;
+                if (cyc == dump_from) begin
+                    $dumpfile(dumpfile);
+                    $dumpvars(0, tb_top);
+                    dumping = 1'b1;
+                end
+                #5 clk = 1'b1;
+                #1 harness_outputs;
+                cyc = cyc + 1;
+                #4 clk = 1'b0;
+                harness_inputs;
+            end
+        end
+        if (dumping) begin
+            #5 $dumpflush;
+        end
+        harness_final;
+        $finish;
+    end
+
+endmodule
+
+`resetall

@@ -1,0 +1,185 @@
+#!/usr/bin/env bash
+# test-tb.sh - the lockstep test suite of tb/ (run by `make test-tb`; the libraries are built by
+# make first). Every check prints one line; the last line is "tb: N passed, N failed".
+#
+#   matrix    RTL vs model, every output every cycle, on Verilator: d>u, d=u, d<u, non-power-of-two
+#             radix, w1>1 (cm5), parallel links (bft), both modes, several patterns
+#   icarus    a few small configurations again on Icarus; the checksum of all RTL outputs over the
+#             run must equal Verilator's bit for bit
+#   route     `lcan route --engine rtl` prints what `--engine model` prints (same seed)
+#   negative  +flip=K corrupts the model's view at cycle K: exit 1, first_mismatch.cycle == K
+#   collective `lcan collective --engine rtl` on bft(3;1,1,1) and bft(4;1,2,4,8) (packet binaries,
+#             the second one the matrix's): the JSON equals --engine model's but for "engine", and
+#             the steps are seed 000's: bcast 2 log n, scatter / gather n + 1, alltoall formula (2)
+#             (computed here); one run on Icarus; a flipped model bit is caught (exit 1)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export LCAN_RTL_NOMAKE=1
+RTL=tb/lcan-rtl
+LCAN=build/lcan
+OUT=build/tb/test
+mkdir -p "$OUT"
+pass=0; fail=0; failed=(); total_cycles=0; t0=$(date +%s)
+
+ok()  { pass=$((pass+1)); echo "tb: ok   $*"; }
+bad() { fail=$((fail+1)); failed+=("$1"); echo "tb: FAIL $*"; }
+
+# json FILE EXPR: evaluate a python expression on the JSON object j read from FILE
+json() { python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print($2)" "$1" 2>/dev/null; }
+
+# lockstep NAME SIM SPEC MODE PATTERN CYCLES [extra args]
+lockstep() {
+  local name=$1 sim=$2 spec=$3 mode=$4 pat=$5 cyc=$6; shift 6
+  local f="$OUT/$name.json"
+  "$RTL" lockstep "$spec" --sim "$sim" --mode "$mode" --pattern "$pat" --cycles "$cyc" --seed 7 --json --quiet "$@" \
+    >"$f" 2>"$OUT/$name.err"
+  local rc=$?
+  local mm; mm=$(json "$f" 'j["mismatches"]')
+  local c; c=$(json "$f" 'j["cycles"]')
+  if [ $rc -eq 0 ] && [ "$mm" = "0" ] && [ "$(json "$f" 'j["failure"]')" = "None" ]; then
+    [ "$sim" = verilator ] && total_cycles=$((total_cycles + c))
+    ok "$name: $sim $spec $mode $pat: $c cycles, $(json "$f" 'j["packets"]') packets, 0 mismatches," \
+       "checksum $(json "$f" 'j["checksum"]')"
+  else
+    bad "$name" "$name: $sim $spec $mode $pat: exit $rc, mismatches ${mm:-?}"
+    sed 's/^/tb:      /' "$OUT/$name.err" | head -20
+  fi
+}
+
+# The matrix (Verilator). Configurations are chosen so that few distinct binaries are built.
+lockstep m01 verilator 'lcan(4,2,64)'   circuit worst     12000
+lockstep m02 verilator 'lcan(4,2,64)'   circuit random    8000
+lockstep m03 verilator 'lcan(2,2,64)'   circuit bitrev    10000
+lockstep m04 verilator 'lcan(2,2,64)'   packet  random    12000
+lockstep m05 verilator 'lcan(4,4,256)'  circuit transpose 8000
+lockstep m06 verilator 'lcan(2,4,16)'   circuit random    10000
+lockstep m07 verilator 'lcan(2,4,16)'   packet  identity  8000
+lockstep m08 verilator 'xgft(2;3,3;1,3)' circuit worst    10000
+lockstep m09 verilator 'xgft(2;3,3;1,3)' packet random    10000
+lockstep m10 verilator 'cm5'            packet  random    6000 --wire-ports 256
+lockstep m11 verilator 'bft(4;1,2,4,8)' circuit random    10000
+lockstep m12 verilator 'bft(4;1,2,4,8)' packet  random    10000
+lockstep m13 verilator 'bft(4;1,2,4,8)' packet  bitrev    6000
+
+if [ "$total_cycles" -ge 100000 ]; then
+  ok "matrix: $total_cycles Verilator cycles in lockstep (>= 100000)"
+else
+  bad matrix-cycles "matrix: only $total_cycles Verilator cycles (want >= 100000)"
+fi
+
+# Icarus agreement: the same runs, bit for bit.
+for row in "i01|lcan(2,4,16)|circuit|random|400" "i02|lcan(2,4,16)|packet|identity|200" \
+           "i03|xgft(2;3,3;1,3)|circuit|worst|400"; do
+  IFS='|' read -r name spec mode pat cyc <<<"$row"
+  set -- "$name"
+  lockstep "$1-v" verilator "$spec" "$mode" "$pat" $cyc
+  lockstep "$1" icarus "$spec" "$mode" "$pat" $cyc
+  a=$(json "$OUT/$1-v.json" 'j["checksum"], j["cycles"]'); b=$(json "$OUT/$1.json" 'j["checksum"], j["cycles"]')
+  if [ -n "$a" ] && [ "$a" = "$b" ]; then
+    ok "$1: Icarus and Verilator agree on $spec $mode $pat ($b)"
+  else
+    bad "$1-agree" "$1: Icarus ($b) and Verilator ($a) disagree on $spec $mode $pat"
+  fi
+done
+
+# route: the RTL engine prints the model engine's numbers.
+for eng in rtl; do
+  "$LCAN" route 'lcan(2,4,16)' --pattern worst --trials 4 --seed 11 --json >"$OUT/route-model.json" 2>&1
+  "$LCAN" route 'lcan(2,4,16)' --pattern worst --trials 4 --seed 11 --engine $eng --json \
+    >"$OUT/route-$eng.json" 2>"$OUT/route-$eng.err"
+  rc=$?
+  same=$(python3 - "$OUT/route-model.json" "$OUT/route-$eng.json" "$eng" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
+ok = list(a) == list(b) and b["engine"] == sys.argv[3] and all(a[k] == b[k] for k in a if k != "engine")
+print("yes" if ok else "no")
+PY
+)
+  if [ $rc -eq 0 ] && [ "$same" = yes ]; then
+    ok "route: lcan(2,4,16) worst --engine $eng == --engine model ($(json "$OUT/route-$eng.json" '"first_pass_mean %s passes_mean %s" % (j["first_pass_mean"], j["passes_mean"])'))"
+  else
+    bad "route-$eng" "route: --engine $eng (exit $rc) differs from --engine model"
+    head -5 "$OUT/route-$eng.err" "$OUT/route-$eng.json" "$OUT/route-model.json" | sed 's/^/tb:      /'
+  fi
+done
+
+# negative: a corrupted model bit at cycle K must be caught at cycle K, with a waveform.
+K=777
+"$RTL" lockstep 'lcan(2,4,16)' --cycles 3000 --seed 7 --flip $K --json --quiet >"$OUT/neg.json" 2>"$OUT/neg.err"
+rc=$?
+got=$(json "$OUT/neg.json" 'j["first_mismatch"]["cycle"]')
+wave=$(json "$OUT/neg.json" 'j["first_mismatch"]["waveform"]')
+if [ $rc -eq 1 ] && [ "$got" = "$K" ] && [ -s "$wave" ]; then
+  ok "negative: flipped model bit at cycle $K caught at cycle $got (exit 1), waveform $wave"
+else
+  bad negative "negative: exit $rc, first_mismatch.cycle '${got}' (want $K), waveform '${wave}'"
+fi
+
+# collective: the RTL engine prints the model engine's JSON, and seed 000's step counts.
+# coll NAME ENGINE SPEC OP: compares with --engine model, checks the steps (seed000_steps below)
+seed000_steps() { # SPEC OP -> the paper's count for bft(h;c_1,..,c_h), n = 2^h
+  python3 - "$1" "$2" <<'PY'
+import re, sys
+h, cs = re.fullmatch(r"bft\((\d+);([\d,]+)\)", sys.argv[1]).groups()
+h = int(h); c = [int(x) for x in cs.split(",")]; n = 2 ** h
+op = sys.argv[2]
+if op == "bcast":
+    print(2 * h)                      # Table 1: 2 log n
+elif op in ("scatter", "gather"):
+    print(n + 1)                      # Thm 1: n + 1
+elif op == "alltoall":                # formula (2): sum ceil(4^(i-1)/c_i) + 2 log n - 1
+    print(sum(-(-4 ** (i - 1) // c[i - 1]) for i in range(1, h + 1)) + 2 * h - 1)
+PY
+}
+coll() {
+  local name=$1 eng=$2 spec=$3 op=$4 want; want=$(seed000_steps "$spec" "$op")
+  "$LCAN" collective "$spec" --op "$op" --json >"$OUT/$name-model.json" 2>&1
+  "$LCAN" collective "$spec" --op "$op" --engine "$eng" --json >"$OUT/$name.json" 2>"$OUT/$name.err"
+  local rc=$?
+  local same; same=$(python3 - "$OUT/$name-model.json" "$OUT/$name.json" "$eng" <<'PY'
+import json, sys
+try:
+    a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
+except Exception:
+    print("no"); sys.exit()
+ok = list(a) == list(b) and b["engine"] == sys.argv[3] and all(a[k] == b[k] for k in a if k != "engine")
+print("yes" if ok and b["correct"] else "no")
+PY
+)
+  local steps; steps=$(json "$OUT/$name.json" 'j["steps"]')
+  if [ $rc -eq 0 ] && [ "$same" = yes ] && [ "$steps" = "$want" ]; then
+    ok "$name: collective $spec --op $op --engine $eng: $steps steps (seed 000: $want), JSON == --engine model"
+  else
+    bad "$name" "$name: collective $spec --op $op --engine $eng: exit $rc, steps ${steps:-?} (want $want), same as model: $same"
+    head -5 "$OUT/$name.err" "$OUT/$name.json" | sed 's/^/tb:      /'
+  fi
+}
+ct0=$(date +%s)
+for op in bcast scatter gather alltoall; do
+  coll "c-cbft8-$op" rtl 'bft(3;1,1,1)' "$op"
+  coll "c-ebft16-$op" rtl 'bft(4;1,2,4,8)' "$op"
+done
+coll c-cbft8-alltoall-icarus icarus 'bft(3;1,1,1)' alltoall
+K=20
+"$RTL" collective 'bft(3;1,1,1)' --op alltoall --flip $K --json >"$OUT/c-neg.json" 2>"$OUT/c-neg.err"
+rc=$?
+got=$(json "$OUT/c-neg.json" 'j["first_mismatch"]["cycle"]')
+if [ $rc -eq 1 ] && [ "$got" = "$K" ]; then
+  ok "c-negative: collective with a flipped model bit at cycle $K: mismatch at cycle $got, exit 1"
+else
+  bad c-negative "c-negative: collective --flip $K: exit $rc, first_mismatch.cycle '${got}'"
+fi
+echo "tb: collective checks: $(( $(date +%s) - ct0 )) s"
+
+# bad arguments: one line "lcan: ...", exit 2
+"$RTL" lockstep 'lcan(2,2,6)' >/dev/null 2>"$OUT/err1"; rc1=$?
+"$RTL" lockstep 'lcan(2,2,8)' --mode bogus >/dev/null 2>"$OUT/err2"; rc2=$?
+if [ $rc1 -eq 2 ] && [ $rc2 -eq 2 ] && [ "$(wc -l <"$OUT/err1")" -eq 1 ] && grep -q '^lcan: ' "$OUT/err2"; then
+  ok "errors: bad spec / bad option -> one 'lcan:' line, exit 2"
+else
+  bad errors "errors: exit $rc1/$rc2: $(cat "$OUT/err1" "$OUT/err2")"
+fi
+
+echo "tb: $(( $(date +%s) - t0 )) s"
+echo "tb: $pass passed, $fail failed${failed:+ (${failed[*]})}"
+[ $fail -eq 0 ]
