@@ -5,7 +5,7 @@
 set -euo pipefail
 declare -A pkg_of=(
   [gcc]=gcc [make]=make [verilator]=verilator [iverilog]=iverilog [yosys]=yosys
-  [nextpnr-ice40]=nextpnr-ice40 [icepack]=fpga-icestorm [gnuplot]=gnuplot-nox [python3]=python3
+  [nextpnr-ice40]=nextpnr-ice40 [icepack]=fpga-icestorm [gnuplot]=gnuplot-nox [python3]=python3 [ccache]=ccache
 )
 missing=()
 for tool in "${!pkg_of[@]}"; do

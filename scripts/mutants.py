@@ -4,8 +4,9 @@
 Each mutant is one small edit of rtl/ (a flipped comparison, a swapped digit index, a changed
 arbitration priority, an off-by-one, a stuck acknowledge, ...). For each, a scratch copy of the
 repository gets the edit and the lockstep suite below runs on it under Icarus (fast to compile; the
-C model checks the RTL every cycle). The mutant is KILLED when any run fails (a mismatch, a data or
-delivery error, or a compile error), SURVIVES otherwise. Prints the kill rate; docs/verification.md
+C model checks the RTL every cycle), then the directed cell tests (tb/cells). The mutant is KILLED
+when any run fails (a mismatch, a data or delivery error, a failed cell check, or a compile
+error), SURVIVES otherwise; the report says which stage killed it. Prints the kill rate; docs/verification.md
 lists the survivors with the reason.
 
 Every edit must match its file exactly once, so the list cannot silently go stale when rtl/ changes.
@@ -92,6 +93,12 @@ def run_suite(tree):
         if r.returncode != 0:
             last = (r.stderr.strip().splitlines() or ["exit %d" % r.returncode])[-1]
             return False, "%s %s: %s" % (args[0], args[2], last[:160])
+    # second stage: the directed cell tests (tb/cells) see what the network never exercises
+    r = subprocess.run(["make", "-C", tree, "--no-print-directory", "test-rtl-cells"],
+                       capture_output=True, text=True, env=env, timeout=900)
+    if r.returncode != 0:
+        lines = [l for l in r.stdout.splitlines() if "failed" in l and not l.endswith(" 0 failed")]
+        return False, "cell tests: " + ((lines or ["exit %d" % r.returncode])[0][:140])
     return True, ""
 
 
