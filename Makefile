@@ -29,6 +29,11 @@ include cmodel/cmodel.mk
 -include scripts/scripts.mk
 include scripts/study.mk
 
+# Lint and a smoke synthesis are part of the tests: verilator -Wall on every RTL configuration of
+# rtl/rtl.mk, and one small switch through yosys synth_ice40 (the full `make lint` adds iverilog
+# -Wall and yosys synth of whole networks; `make synth` the full FPGA table).
+TESTS += lint-rtl-verilator synth-quick
+
 all: $(BUILD)/lcan
 
 deps:

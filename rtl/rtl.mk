@@ -50,7 +50,7 @@ RTL_VL_SMOKE_CONFIGS := \
   cm5=4:4,4,4,4:2,2,2,4:1,1,1,1=1 \
   lcan-4-2-64=3:4,4,4:1,2,2:1,1,1=1
 
-RTL_CELL_TESTS := lfsr rr_pick alloc fifo offsets seeding
+RTL_CELL_TESTS := lfsr rr_pick alloc fifo offsets seeding route
 
 .PHONY: lint-rtl lint-rtl-verilator lint-rtl-iverilog synth-smoke test-rtl test-rtl-cells \
         test-rtl-smoke test-rtl-verilator

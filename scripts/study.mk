@@ -7,8 +7,11 @@ run: deps
 	@$(MAKE) --no-print-directory all
 	@$(PYTHON) scripts/study.py run
 
+STUDY_RTL := lcan(2,2,64)|lcan(4,4,64)|lcan(4,2,64)|lcan(2,4,16)
 sweep: all
-	$(PYTHON) scripts/study.py sweep --csv build/study/sweep.csv --plots docs/img
+	$(PYTHON) scripts/study.py sweep --figures fig10,fig11,fig13,random,passes --csv build/study/sweep-model.csv --plots docs/img
+	$(PYTHON) scripts/study.py sweep --figures rtl --rtl '$(STUDY_RTL)' --csv build/study/sweep-rtl.csv
+	$(PYTHON) scripts/study.py report --csv build/study/sweep-model.csv --csv build/study/sweep-rtl.csv
 
 sweep-quick: all
 	$(PYTHON) scripts/study.py sweep --quick --csv build/study/sweep-quick.csv --plots build/study/img
