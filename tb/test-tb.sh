@@ -49,7 +49,7 @@ lockstep() {
 # The matrix (Verilator). Configurations are chosen so that few distinct binaries are built.
 # Small instances of every class, so that the Verilator builds (the slow part) stay short in CI:
 # d > u, d = u, d < u, non-power-of-two radix, w1 > 1 (two broadcast trees), parallel links, and the
-# CM-5 itself; both modes; several patterns. `lcan lockstep` runs any larger network the same way.
+# CM-5's w1 = 2 on a smaller XGFT; both modes; several patterns. `lcan lockstep` runs any larger network the same way.
 lockstep m01 verilator 'lcan(4,2,16)'    circuit worst     12000
 lockstep m02 verilator 'lcan(4,2,16)'    circuit random    10000
 lockstep m03 verilator 'lcan(2,2,16)'    circuit bitrev    10000
@@ -63,7 +63,8 @@ lockstep m10 verilator 'xgft(2;4,4;2,2)' packet  random    8000
 lockstep m11 verilator 'bft(4;1,2,4,8)'  circuit random    10000
 lockstep m12 verilator 'bft(4;1,2,4,8)'  packet  random    10000
 lockstep m13 verilator 'bft(4;1,2,4,8)'  packet  bitrev    6000
-lockstep m14 verilator 'cm5'             packet  random    2000 --wire-ports 64
+# cm5 (256 switches) is left to `lcan lockstep cm5 --mode packet --cycles 20000` (docs/verification.md):
+# its Verilator build alone takes minutes; w1 > 1 is covered here by xgft(2;4,4;2,2).
 
 if [ "$total_cycles" -ge 100000 ]; then
   ok "matrix: $total_cycles Verilator cycles in lockstep (>= 100000)"
