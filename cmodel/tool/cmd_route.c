@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lcan_study.h"
 #include "tool_util.h"
 
 #define MAX_TRIALS 1000000L
@@ -36,13 +37,6 @@ typedef struct {
     uint64_t seed;
     int json;
 } route_args;
-
-typedef struct {
-    double fp_mean, fp_sem, passes_mean, recurrence;
-    int passes_max, has_recurrence;
-    long *hist;      /* hist[p] = trials that needed p passes, p = 0..passes_max */
-    double *occ;     /* h entries, top level first, mean over trials */
-} route_stats;
 
 /* Returns -1 (error printed) on bad input, 0 ok, 1 for --help. */
 static int parse_args(int argc, char **argv, route_args *a)
@@ -119,167 +113,13 @@ static int parse_args(int argc, char **argv, route_args *a)
     return 0;
 }
 
-/* Runs every trial on the model; returns an exit status (error printed). */
-static int run_model(const lcan_topo *t, const route_args *a, route_stats *out)
-{
-    uint32_t n = lcan_topo_leaves(t);
-    int h = lcan_topo_levels(t), l, d, u, status = TOOL_EXIT_OK;
-    uint32_t *perm = malloc((size_t)n * sizeof *perm);
-    double *occ = malloc((size_t)h * sizeof *occ);
-    double *fp = malloc((size_t)a->trials * sizeof *fp);
-    int *passes = malloc((size_t)a->trials * sizeof *passes);
-    double sum = 0.0, ss = 0.0, psum = 0.0;
-    char err[512];
-    long k;
-
-    out->hist = NULL;
-    out->occ = calloc((size_t)h, sizeof *out->occ);
-    out->passes_max = 0;
-    if (perm == NULL || occ == NULL || fp == NULL || passes == NULL || out->occ == NULL) {
-        tool_error("route: out of memory");
-        status = TOOL_EXIT_FAIL;
-        goto done;
-    }
-    for (k = 0; k < a->trials; k++) {
-        uint64_t rng = lcan_trial_rng(a->seed, (uint32_t)k);
-        lcan_route_result res;
-        lcan_status st = lcan_pattern(t, a->pattern, &rng, perm, err, sizeof err);
-        if (st != LCAN_OK) {
-            /* unknown / inapplicable pattern, unreadable file: bad input (exit 2) */
-            tool_error("route: %s", err[0] ? err : lcan_strerror(st));
-            status = st == LCAN_ERR_NOMEM ? TOOL_EXIT_FAIL : TOOL_EXIT_USAGE;
-            goto done;
-        }
-        memset(&res, 0, sizeof res);
-        res.stage_occ = occ;
-        st = lcan_route_perm_fast(t, perm, lcan_trial_net_seed(a->seed, (uint32_t)k), (int)a->max_passes, &res);
-        if (st == LCAN_ERR_STALL) {
-            tool_error("route: trial %ld did not finish within %ld passes", k, a->max_passes);
-            status = TOOL_EXIT_FAIL;
-            goto done;
-        }
-        if (st != LCAN_OK) {
-            tool_error("route: trial %ld: %s", k, lcan_strerror(st));
-            status = TOOL_EXIT_FAIL;
-            goto done;
-        }
-        if (res.data_errors != 0) {
-            tool_error("route: trial %ld: %llu data flits missing, misplaced or wrong", k,
-                       (unsigned long long)res.data_errors);
-            status = TOOL_EXIT_FAIL;
-            goto done;
-        }
-        fp[k] = (double)res.first_pass / (double)n;
-        passes[k] = res.passes;
-        if (res.passes > out->passes_max)
-            out->passes_max = res.passes;
-        sum += fp[k];
-        psum += res.passes;
-        for (l = 0; l < h; l++)
-            out->occ[l] += occ[l];
-    }
-    out->fp_mean = sum / (double)a->trials;
-    for (k = 0; k < a->trials; k++)
-        ss += (fp[k] - out->fp_mean) * (fp[k] - out->fp_mean);
-    out->fp_sem = a->trials > 1 ? sqrt(ss / (double)(a->trials - 1)) / sqrt((double)a->trials) : 0.0;
-    out->passes_mean = psum / (double)a->trials;
-    for (l = 0; l < h; l++)
-        out->occ[l] /= (double)a->trials;
-    out->hist = calloc((size_t)out->passes_max + 1, sizeof *out->hist);
-    if (out->hist == NULL) {
-        tool_error("route: out of memory");
-        status = TOOL_EXIT_FAIL;
-        goto done;
-    }
-    for (k = 0; k < a->trials; k++)
-        if (passes[k] >= 0)
-            out->hist[passes[k]]++;
-    out->has_recurrence = lcan_topo_is_lcan(t, &d, &u);
-    if (out->has_recurrence) {
-        double *p = malloc(((size_t)h + 1) * sizeof *p);
-        if (p == NULL) {
-            tool_error("route: out of memory");
-            status = TOOL_EXIT_FAIL;
-            goto done;
-        }
-        lcan_recurrence(d, u, h, -1.0, p);
-        out->recurrence = p[h];
-        free(p);
-    }
-done:
-    free(perm);
-    free(occ);
-    free(fp);
-    free(passes);
-    return status;
-}
-
-static void print_json(const lcan_topo *t, const route_args *a, const route_stats *s)
-{
-    int h = lcan_topo_levels(t), l, p, first = 1;
-    printf("{\"spec\": ");
-    tool_json_string(stdout, lcan_topo_canonical(t));
-    printf(", \"pattern\": ");
-    tool_json_string(stdout, a->pattern);
-    printf(", \"engine\": ");
-    tool_json_string(stdout, a->engine);
-    printf(", \"trials\": %ld, \"seed\": %llu, \"first_pass_mean\": ", a->trials, (unsigned long long)a->seed);
-    tool_json_double(stdout, s->fp_mean);
-    printf(", \"first_pass_sem\": ");
-    tool_json_double(stdout, s->fp_sem);
-    printf(", \"passes_mean\": ");
-    tool_json_double(stdout, s->passes_mean);
-    printf(", \"passes_max\": %d, \"passes_hist\": {", s->passes_max);
-    for (p = 0; p <= s->passes_max; p++)
-        if (s->hist[p] != 0) {
-            printf("%s\"%d\": %ld", first ? "" : ", ", p, s->hist[p]);
-            first = 0;
-        }
-    printf("}, \"recurrence\": ");
-    if (s->has_recurrence)
-        tool_json_double(stdout, s->recurrence);
-    else
-        printf("null");
-    printf(", \"stage_occupancy\": [");
-    for (l = 0; l < h; l++) {
-        if (l > 0)
-            printf(", ");
-        tool_json_double(stdout, s->occ[l]);
-    }
-    printf("]}\n");
-}
-
-static void print_text(const lcan_topo *t, const route_args *a, const route_stats *s)
-{
-    int h = lcan_topo_levels(t), l, p;
-    printf("spec             %s\n", lcan_topo_canonical(t));
-    printf("pattern          %s\n", a->pattern);
-    printf("engine           %s\n", a->engine);
-    printf("trials           %ld\n", a->trials);
-    printf("seed             %llu\n", (unsigned long long)a->seed);
-    printf("first_pass_mean  %.6f (sem %.6f)\n", s->fp_mean, s->fp_sem);
-    printf("passes_mean      %.3f\n", s->passes_mean);
-    printf("passes_max       %d\n", s->passes_max);
-    printf("passes_hist     ");
-    for (p = 0; p <= s->passes_max; p++)
-        if (s->hist[p] != 0)
-            printf(" %d:%ld", p, s->hist[p]);
-    printf("\n");
-    if (s->has_recurrence)
-        printf("recurrence       %.6f (p(h), seed 004)\n", s->recurrence);
-    else
-        printf("recurrence       n/a (not an LCAN)\n");
-    printf("stage_occupancy ");
-    for (l = 0; l < h; l++)
-        printf(" %.6f", s->occ[l]);
-    printf("  (levels %d..1)\n", h);
-}
-
 int cmd_route(int argc, char **argv)
 {
     route_args a;
-    route_stats s;
+    lcan_study_route_stats s;
     lcan_topo *t;
+    lcan_status st;
+    char err[512];
     int r = parse_args(argc, argv, &a);
 
     if (r != 0)
@@ -290,16 +130,20 @@ int cmd_route(int argc, char **argv)
         lcan_topo_free(t);
         return tool_exec_rtl(argc, argv);
     }
-    memset(&s, 0, sizeof s);
-    r = run_model(t, &a, &s);
-    if (r == TOOL_EXIT_OK) {
-        if (a.json)
-            print_json(t, &a, &s);
-        else
-            print_text(t, &a, &s);
+    /* the trial loop shared with the RTL engine (src/study.c); no tick function = the model's
+     * event-driven router */
+    st = lcan_study_route(t, 16, a.pattern, a.trials, a.seed, (int)a.max_passes, NULL, NULL, &s,
+                          err, sizeof err);
+    if (st == LCAN_OK) {
+        lcan_study_route_print(stdout, t, a.pattern, a.engine, &s, a.json);
+        r = TOOL_EXIT_OK;
+    } else {
+        /* an unknown or inapplicable pattern or an unreadable file is bad input (exit 2); a
+         * stall, data errors or no memory are run-time failures (exit 1) */
+        tool_error("route: %s", err[0] ? err : lcan_strerror(st));
+        r = (st == LCAN_ERR_PATTERN || st == LCAN_ERR_IO) ? TOOL_EXIT_USAGE : TOOL_EXIT_FAIL;
     }
-    free(s.hist);
-    free(s.occ);
+    lcan_study_route_free(&s);
     lcan_topo_free(t);
     return r;
 }
