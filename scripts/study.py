@@ -109,7 +109,7 @@ RUN_CONFIGS = [  # (spec, pattern) on the RTL and the model: d = u, d > u, d < u
     ("lcan(2,2,16)", "random"),
 ]
 SCALE_CONFIGS = ["lcan(2,2,65536)", "lcan(4,4,65536)", "lcan(16,16,65536)", "lcan(4,2,4096)",
-                 "lcan(2,4,4096)"]  # the paper's sizes, model only
+                 "lcan(2,4,512)"]  # the paper's sizes, model only (d < u: switch count limits n)
 
 
 def cmd_run(args):
