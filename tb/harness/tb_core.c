@@ -26,6 +26,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -685,8 +686,8 @@ static void rerun_with_waveform(tb_ctx *c)
         _exit(127);
     }
     int ws = 0;
-    if (pid > 0 && waitpid(pid, &ws, 0) == pid && WIFEXITED(ws) && WEXITSTATUS(ws) == 1 &&
-        access(path, R_OK) == 0)
+    struct stat sb;
+    if (pid > 0 && waitpid(pid, &ws, 0) == pid && WIFEXITED(ws) && stat(path, &sb) == 0 && sb.st_size > 0)
         snprintf(c->waveform, sizeof c->waveform, "%s", path);
     else
         c->waveform[0] = 0;
@@ -782,8 +783,10 @@ void tb_core_final(void)
     if (c->fail_cycle >= 0 && !c->rerun)
         rerun_with_waveform(c);
     if (c->rerun) {
+        /* return to the testbench: its $finish ends the simulation normally, which closes and
+         * flushes the waveform (an exit from here would lose the simulator's trace buffer) */
         fflush(stdout);
-        _exit(c->status);
+        return;
     }
     if (c->mm.have)
         print_mismatch_text(c);
