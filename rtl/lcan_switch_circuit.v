@@ -50,16 +50,20 @@ module lcan_switch_circuit #(
     assign avail = ~set_q;
 
     integer i, o;
-    reg [SW-1:0]   src_o;
     reg [P-1:0]    data_wr_r;
     reg [P*FW-1:0] data_flit_r;
 
-    // data follows the circuit: output o copies input src_o
+    // data follows the circuit: output o copies input src_o (an AND-OR multiplexer over the
+    // decoded src_o; cheaper in synthesis than an indexed part-select)
     always @* begin
         for (o = 0; o < P; o = o + 1) begin
-            src_o = src_q[o*SW +: SW];
-            data_wr_r[o] = set_q[o] & rx_valid[src_o] & ~rx_head[src_o];
-            data_flit_r[o*FW +: FW] = rx_flit[src_o*FW +: FW];
+            data_wr_r[o] = 1'b0;
+            data_flit_r[o*FW +: FW] = {FW{1'b0}};
+            for (i = 0; i < P; i = i + 1)
+                if (src_q[o*SW +: SW] == i[SW-1:0]) begin
+                    data_wr_r[o] = set_q[o] & rx_valid[i] & ~rx_head[i];
+                    data_flit_r[o*FW +: FW] = rx_flit[i*FW +: FW];
+                end
         end
     end
     assign data_wr = data_wr_r;

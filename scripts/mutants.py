@@ -43,7 +43,7 @@ MUTANTS = [
     (15, "lcan_route.v", "(x_idx * P_DN_IDX + r_dn)", "(x_idx * P_DN_IDX)", "route: parallel-link rotation ignored"),
     (16, "lcan_route.v", "(D_IDX + r_up)", "(D_IDX)", "route: upper rotation ignored"),
     (17, "lcan_route.v", "assign bad = ~up & ~(|child);", "assign bad = 1'b0;", "route: invalid digit not flagged"),
-    (18, "lcan_switch_circuit.v", "set_q[o] & rx_valid[src_o] & ~rx_head[src_o]", "set_q[o] & rx_valid[src_o]", "circuit: headers follow set circuits as data"),
+    (18, "lcan_switch_circuit.v", "data_wr_r[o] = set_q[o] & rx_valid[i] & ~rx_head[i];", "data_wr_r[o] = set_q[o] & rx_valid[i];", "circuit: headers follow set circuits as data"),
     (19, "lcan_switch_circuit.v", "assign rx_ret = ack_q;", "assign rx_ret = {P{1'b0}};", "circuit: acknowledge stuck at 0"),
     (20, "lcan_switch_circuit.v", "if (rst || clear) begin", "if (rst) begin", "circuit: clear does not release"),
     (21, "lcan_switch_circuit.v", "assign avail = ~set_q;", "assign avail = {P{1'b1}};", "circuit: a set downer accepts another header"),
