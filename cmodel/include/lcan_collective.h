@@ -24,6 +24,7 @@
 #define LCAN_COLLECTIVE_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "lcan.h"
@@ -110,6 +111,11 @@ lcan_status lcan_collective_run_model(const lcan_topo *t, lcan_coll_op op, const
 
 /* Names: "bcast" "scatter" "gather" "mnb" "alltoall" "reduce" "prefix". */
 const char *lcan_coll_op_name(lcan_coll_op op);
+
+/* The result as `lcan collective` prints it: one JSON object (json != 0) or text. engine is the
+ * name printed ("model", "rtl", "icarus"). */
+void lcan_collective_print(FILE *f, const lcan_topo *t, lcan_coll_op op, const char *engine,
+                           const lcan_coll_opts *o, const lcan_coll_result *r, int json);
 int lcan_coll_op_parse(const char *name, lcan_coll_op *op); /* 1 ok, 0 unknown */
 
 /* ------------------------------------------------------------- seed 003: tree of processors

@@ -4,6 +4,7 @@
  * to the model engine's for the same seed.
  */
 #include "lcan_study.h"
+#include "json.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -138,54 +139,23 @@ void lcan_study_route_free(lcan_study_route_stats *s)
     s->stage_occupancy = NULL;
 }
 
-static void json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(f, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(f, "\\u%04x", ch);
-        else
-            fputc(ch, f);
-    }
-    fputc('"', f);
-}
-
-static void json_double(FILE *f, double x) /* shortest of %.15g..%.17g that reads back exactly */
-{
-    char buf[40];
-    int prec;
-    if (!isfinite(x)) {
-        fputs("null", f);
-        return;
-    }
-    for (prec = 15; prec <= 17; prec++) {
-        snprintf(buf, sizeof buf, "%.*g", prec, x);
-        if (strtod(buf, NULL) == x)
-            break;
-    }
-    fputs(buf, f);
-}
-
 void lcan_study_route_print(FILE *f, const lcan_topo *t, const char *pattern, const char *engine,
                             const lcan_study_route_stats *s, int json)
 {
     int h = lcan_topo_levels(t), l, p, first = 1;
     if (json) {
         fprintf(f, "{\"spec\": ");
-        json_string(f, lcan_topo_canonical(t));
+        lcan_json_string(f, lcan_topo_canonical(t));
         fprintf(f, ", \"pattern\": ");
-        json_string(f, pattern);
+        lcan_json_string(f, pattern);
         fprintf(f, ", \"engine\": ");
-        json_string(f, engine);
+        lcan_json_string(f, engine);
         fprintf(f, ", \"trials\": %ld, \"seed\": %llu, \"first_pass_mean\": ", s->trials, (unsigned long long)s->seed);
-        json_double(f, s->first_pass_mean);
+        lcan_json_double(f, s->first_pass_mean);
         fprintf(f, ", \"first_pass_sem\": ");
-        json_double(f, s->first_pass_sem);
+        lcan_json_double(f, s->first_pass_sem);
         fprintf(f, ", \"passes_mean\": ");
-        json_double(f, s->passes_mean);
+        lcan_json_double(f, s->passes_mean);
         fprintf(f, ", \"passes_max\": %d, \"passes_hist\": {", s->passes_max);
         for (p = 0; p <= s->passes_max; p++)
             if (s->passes_hist[p] != 0) {
@@ -194,14 +164,14 @@ void lcan_study_route_print(FILE *f, const lcan_topo *t, const char *pattern, co
             }
         fprintf(f, "}, \"recurrence\": ");
         if (s->has_recurrence)
-            json_double(f, s->recurrence);
+            lcan_json_double(f, s->recurrence);
         else
             fprintf(f, "null");
         fprintf(f, ", \"stage_occupancy\": [");
         for (l = 0; l < h; l++) {
             if (l > 0)
                 fprintf(f, ", ");
-            json_double(f, s->stage_occupancy[l]);
+            lcan_json_double(f, s->stage_occupancy[l]);
         }
         fprintf(f, "]}\n");
         return;

@@ -167,73 +167,6 @@ static int parse_args(int argc, char **argv, coll_args *a)
     return 0;
 }
 
-static void json_i64(int64_t x)
-{
-    if (x < 0)
-        printf("null");
-    else
-        printf("%lld", (long long)x);
-}
-
-static void print_result(const lcan_topo *t, const coll_args *a, const lcan_coll_opts *o, const lcan_coll_result *r)
-{
-    int h = lcan_topo_levels(t), l;
-    if (a->json) {
-        printf("{\"op\": ");
-        tool_json_string(stdout, lcan_coll_op_name(a->op));
-        printf(", \"spec\": ");
-        tool_json_string(stdout, lcan_topo_canonical(t));
-        printf(", \"engine\": ");
-        tool_json_string(stdout, a->engine);
-        printf(", \"steps\": %llu, \"paper_steps\": ", (unsigned long long)r->steps);
-        json_i64(r->paper_steps);
-        printf(", \"paper_ref\": ");
-        tool_json_string(stdout, r->paper_ref);
-        printf(", \"paper_is_bound\": %s, \"expect_steps\": ", r->paper_is_bound ? "true" : "false");
-        json_i64(r->expect_steps);
-        printf(", \"expect_ref\": ");
-        tool_json_string(stdout, r->expect_ref);
-        printf(", \"max_queue\": %d, \"max_queue_ub\": %d, \"max_outstanding\": %d", r->max_queue, r->max_queue_ub,
-               r->max_outstanding);
-        printf(", \"queue_up\": [");
-        for (l = 1; l <= h; l++)
-            printf("%s%d", l > 1 ? ", " : "", r->queue_up[l]);
-        printf("], \"queue_down\": [");
-        for (l = 1; l <= h; l++)
-            printf("%s%d", l > 1 ? ", " : "", r->queue_down[l]);
-        printf("], \"messages\": %llu, \"deliveries\": %llu, \"errors\": %llu, \"inj_stalls\": %llu, \"rounds\": %d",
-               (unsigned long long)r->messages, (unsigned long long)r->deliveries, (unsigned long long)r->errors,
-               (unsigned long long)r->inj_stalls, r->rounds);
-        printf(", \"root\": %u, \"depth\": %d, \"payload_w\": %d, \"correct\": %s}\n", o->root, o->depth, o->payload_w,
-               r->correct ? "true" : "false");
-        return;
-    }
-    printf("op               %s\n", lcan_coll_op_name(a->op));
-    printf("spec             %s\n", lcan_topo_canonical(t));
-    printf("engine           %s (packet mode, DEPTH %d, PAYLOAD_W %d)\n", a->engine, o->depth, o->payload_w);
-    printf("steps            %llu\n", (unsigned long long)r->steps);
-    if (r->paper_steps >= 0)
-        printf("paper_steps      %lld%s  (%s)\n", (long long)r->paper_steps, r->paper_is_bound ? " (lower bound)" : "",
-               r->paper_ref);
-    else
-        printf("paper_steps      none  (%s)\n", r->paper_ref);
-    if (r->expect_steps >= 0)
-        printf("expect_steps     %lld  (%s)\n", (long long)r->expect_steps, r->expect_ref);
-    printf("max_queue        %d  (inferred from the debug view; upper bound %d, max DEPTH-cr %d)\n", r->max_queue,
-           r->max_queue_ub, r->max_outstanding);
-    printf("queue per level  up:");
-    for (l = 1; l <= h; l++)
-        printf(" %d", r->queue_up[l]);
-    printf("  down:");
-    for (l = 1; l <= h; l++)
-        printf(" %d", r->queue_down[l]);
-    printf("  (levels 1..%d, by sending switch)\n", h);
-    printf("messages         %llu (deliveries %llu, rounds %d, injection stalls %llu)\n",
-           (unsigned long long)r->messages, (unsigned long long)r->deliveries, r->rounds,
-           (unsigned long long)r->inj_stalls);
-    printf("correct          %s (%llu errors)\n", r->correct ? "yes" : "NO", (unsigned long long)r->errors);
-}
-
 static int run_cbt(const coll_args *a)
 {
     lcan_tree003_row rows[64];
@@ -252,13 +185,13 @@ static int run_cbt(const coll_args *a)
         for (k = 0; k < n; k++) {
             const lcan_tree003_row *r = &rows[k];
             printf("%s{\"op\": ", k ? ", " : "");
-            tool_json_string(stdout, r->op);
+            lcan_json_string(stdout, r->op);
             printf(", \"algo\": ");
-            tool_json_string(stdout, r->algo);
+            lcan_json_string(stdout, r->algo);
             printf(", \"io\": ");
-            tool_json_string(stdout, r->io);
+            lcan_json_string(stdout, r->io);
             printf(", \"source\": ");
-            tool_json_string(stdout, r->source);
+            lcan_json_string(stdout, r->source);
             printf(", \"steps\": ");
             if (r->steps >= 0)
                 printf("%ld", r->steps);
@@ -266,15 +199,15 @@ static int run_cbt(const coll_args *a)
                 printf("null");
             printf(", \"paper_steps\": ");
             if (r->paper_claim >= 0)
-                tool_json_double(stdout, r->paper_claim);
+                lcan_json_double(stdout, r->paper_claim);
             else
                 printf("null");
             printf(", \"paper_ref\": ");
-            tool_json_string(stdout, r->claim_ref);
+            lcan_json_string(stdout, r->claim_ref);
             printf(", \"lower_bound\": ");
-            tool_json_double(stdout, r->lower_bound);
+            lcan_json_double(stdout, r->lower_bound);
             printf(", \"bound_ref\": ");
-            tool_json_string(stdout, r->bound_ref);
+            lcan_json_string(stdout, r->bound_ref);
             printf(", \"correct\": %s}", r->correct ? "true" : "false");
         }
         printf("], \"correct\": %s}\n", ok ? "true" : "false");
@@ -350,7 +283,7 @@ int cmd_collective(int argc, char **argv)
         lcan_topo_free(t);
         return TOOL_EXIT_FAIL;
     }
-    print_result(t, &a, &o, &res);
+    lcan_collective_print(stdout, t, a.op, a.engine, &o, &res, a.json);
     lcan_topo_free(t);
     return res.correct ? TOOL_EXIT_OK : TOOL_EXIT_FAIL;
 }

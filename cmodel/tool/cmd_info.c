@@ -16,9 +16,9 @@ static void print_json(const lcan_topo *t)
 {
     int h = lcan_topo_levels(t), l;
     printf("{\"spec\": ");
-    tool_json_string(stdout, lcan_topo_canonical(t));
+    lcan_json_string(stdout, lcan_topo_canonical(t));
     printf(", \"pgft\": ");
-    tool_json_string(stdout, lcan_topo_pgft(t));
+    lcan_json_string(stdout, lcan_topo_pgft(t));
     printf(", \"leaves\": %lu, \"levels\": %d, \"switches_per_level\": [",
            (unsigned long)lcan_topo_leaves(t), h);
     for (l = 1; l <= h; l++)
@@ -27,7 +27,7 @@ static void print_json(const lcan_topo *t)
     for (l = 1; l <= h; l++)
         printf("%s%llu", l > 1 ? ", " : "", (unsigned long long)lcan_topo_links(t, l));
     printf("], \"diameter\": %d, \"avg_distance\": ", lcan_topo_diameter(t));
-    tool_json_double(stdout, lcan_topo_avg_distance(t));
+    lcan_json_double(stdout, lcan_topo_avg_distance(t));
     printf(", \"root_cut\": %llu}\n", (unsigned long long)lcan_topo_root_cut(t));
 }
 

@@ -75,12 +75,12 @@ int cmd_recurrence(int argc, char **argv)
     lcan_recurrence((int)d, (int)u, (int)stages, load, p);
     if (json) {
         printf("{\"d\": %ld, \"u\": %ld, \"stages\": %ld, \"load\": ", d, u, stages);
-        tool_json_double(stdout, p[0]);
+        lcan_json_double(stdout, p[0]);
         printf(", \"p\": [");
         for (i = 0; i <= stages; i++) {
             if (i > 0)
                 printf(", ");
-            tool_json_double(stdout, p[i]);
+            lcan_json_double(stdout, p[i]);
         }
         printf("]}\n");
     } else {

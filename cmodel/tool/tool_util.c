@@ -163,37 +163,6 @@ lcan_topo *tool_topo(const char *spec)
     return t;
 }
 
-void tool_json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s != '\0'; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
-
-void tool_json_double(FILE *f, double x)
-{
-    char buf[40];
-    int prec;
-    if (!isfinite(x)) {
-        fputs("null", f);
-        return;
-    }
-    for (prec = 15; prec <= 17; prec++) {
-        snprintf(buf, sizeof buf, "%.*g", prec, x);
-        if (strtod(buf, NULL) == x)
-            break;
-    }
-    fputs(buf, f);
-}
-
 char *tool_rtl_script(void)
 {
     static const char script[] = "/tb/lcan-rtl";

@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "lcan.h"
+#include "json.h" /* lcan_json_string, lcan_json_double, lcan_json_i64 */
 
 #define TOOL_EXIT_OK 0
 #define TOOL_EXIT_FAIL 1
@@ -53,8 +54,6 @@ lcan_topo *tool_topo(const char *spec);
 
 /* JSON output: a string with escapes; a double in the shortest form that reads back exactly
  * (null for NaN / infinity). */
-void tool_json_string(FILE *f, const char *s);
-void tool_json_double(FILE *f, double x);
 
 /* Replace this process by <repo>/tb/lcan-rtl with argv (argv[0] = subcommand name) as its
  * arguments. <repo> is the parent of the directory holding this binary (/proc/self/exe); for

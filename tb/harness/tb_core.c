@@ -19,6 +19,7 @@
  * neither DPI-C imports nor VPI system tasks carry a user pointer to every call.
  */
 #define _GNU_SOURCE
+#include "json.h"
 #include "tb_int.h"
 
 #include <errno.h>
@@ -694,20 +695,6 @@ static void rerun_with_waveform(tb_ctx *c)
     free(argv);
 }
 
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fprintf(f, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20)
-            fprintf(f, "\\u%04x", *s);
-        else
-            fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 /* Every other difference on the mismatching cycle (up to a few), for the diagnosis. */
 static void print_other_diffs(tb_ctx *c)
 {
@@ -804,11 +791,11 @@ void tb_core_final(void)
         const char *mode = c->prm.mode ? "packet" : "circuit";
         if (c->json) {
             printf("{\"sim\":");
-            json_str(stdout, c->sim);
+            lcan_json_string(stdout, c->sim);
             printf(",\"spec\":");
-            json_str(stdout, c->spec);
+            lcan_json_string(stdout, c->spec);
             printf(",\"mode\":\"%s\",\"pattern\":", mode);
-            json_str(stdout, c->pattern);
+            lcan_json_string(stdout, c->pattern);
             printf(",\"seed\":%llu,\"cycles\":%llu,\"packets\":%llu,\"mismatches\":%d,\"first_mismatch\":",
                    (unsigned long long)c->seed, (unsigned long long)c->cycle, (unsigned long long)c->packets,
                    c->mm.have ? 1 : 0);
@@ -831,10 +818,10 @@ void tb_core_final(void)
                     printf("null");
                 printf(",\"signal\":\"%s\",\"expected\":%llu,\"got\":%llu,\"where\":", mm->signal,
                        (unsigned long long)mm->expected, (unsigned long long)mm->got);
-                json_str(stdout, mm->where);
+                lcan_json_string(stdout, mm->where);
                 printf(",\"waveform\":");
                 if (c->waveform[0])
-                    json_str(stdout, c->waveform);
+                    lcan_json_string(stdout, c->waveform);
                 else
                     printf("null");
                 printf("}");
@@ -843,12 +830,12 @@ void tb_core_final(void)
             }
             printf(",\"failure\":");
             if (c->fail[0])
-                json_str(stdout, c->fail);
+                lcan_json_string(stdout, c->fail);
             else
                 printf("null");
             printf(",\"waveform\":");
             if (c->waveform[0])
-                json_str(stdout, c->waveform);
+                lcan_json_string(stdout, c->waveform);
             else
                 printf("null");
             printf(",\"checksum\":\"%016llx\",\"model\":%s,\"seconds\":%.3f,\"cycles_per_s\":%.1f}\n",

@@ -16,7 +16,7 @@
  *   route: spec 10.1 trials through lcan_study_route, printed exactly like `lcan route`.
  *   collective: one collective operation through lcan_collective_run (lcan_collective.h) on the
  *     lockstep tick, max_queue read from the RTL's debug view; printed exactly like
- *     `lcan collective` (cmodel/tool/cmd_collective.c, print_result) with the engine name.
+ *     `lcan collective` (lcan_collective_print, the tool's own printer) with the engine name.
  */
 #include "tb_int.h"
 
@@ -129,6 +129,24 @@ static void probe_ports(const tb_ctx *c, uint32_t *first, uint32_t *stride)
     }
 }
 
+/* After a wiring check: how many upper links its probes exercised (used[] per debug byte). */
+static void wiring_summary(const tb_ctx *c, const char *mode, unsigned probes, const uint8_t *used)
+{
+    size_t ups = 0, ups_used = 0;
+    for (size_t b = 0; b < c->dbg_bytes; b++) {
+        int l, o;
+        uint32_t x;
+        dbg_pos(c, b, &l, &x, &o);
+        if (o >= lcan_topo_downers(c->topo, l)) {
+            ups++;
+            ups_used += used[b];
+        }
+    }
+    if (!c->quiet)
+        fprintf(stderr, "tb: wiring check (%s): %u probes passed, %zu of %zu upper links exercised, %llu cycles\n",
+                mode, probes, ups_used, ups, (unsigned long long)c->cycle);
+}
+
 /* ------------------------------------------------------------------ wiring check, circuit */
 
 static void wire_circuit(tb_ctx *c, pins *p, uint32_t seed)
@@ -215,19 +233,7 @@ static void wire_circuit(tb_ctx *c, pins *p, uint32_t seed)
         probes++;
         c->packets++;
     }
-    size_t ups = 0, ups_used = 0;
-    for (size_t b = 0; b < c->dbg_bytes; b++) {
-        int l, o;
-        uint32_t x;
-        dbg_pos(c, b, &l, &x, &o);
-        if (o >= lcan_topo_downers(c->topo, l)) {
-            ups++;
-            ups_used += used[b];
-        }
-    }
-    if (!c->quiet)
-        fprintf(stderr, "tb: wiring check (circuit): %u probes passed, %zu of %zu upper links exercised, %llu cycles\n",
-                probes, ups_used, ups, (unsigned long long)c->cycle);
+    wiring_summary(c, "circuit", probes, used);
     free(prev);
     free(used);
 }
@@ -332,19 +338,7 @@ static void wire_packet(tb_ctx *c, pins *p, uint32_t seed)
         probes++;
         c->packets++;
     }
-    size_t ups = 0, ups_used = 0;
-    for (size_t b = 0; b < c->dbg_bytes; b++) {
-        int l, o;
-        uint32_t x;
-        dbg_pos(c, b, &l, &x, &o);
-        if (o >= lcan_topo_downers(c->topo, l)) {
-            ups++;
-            ups_used += used[b];
-        }
-    }
-    if (!c->quiet)
-        fprintf(stderr, "tb: wiring check (packet): %u probes passed, %zu of %zu upper links exercised, %llu cycles\n",
-                probes, ups_used, ups, (unsigned long long)c->cycle);
+    wiring_summary(c, "packet", probes, used);
     free(home);
     free(prev);
     free(used);
@@ -501,90 +495,6 @@ static size_t rtl_debug(void *engine, uint8_t *buf, size_t len)
     return c->dbg_bytes;
 }
 
-static void coll_json_str(FILE *f, const char *s) /* tool_json_string of cmodel/tool/tool_util.c */
-{
-    fputc('"', f);
-    for (; *s != '\0'; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(f, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(f, "\\u%04x", ch);
-        else
-            fputc(ch, f);
-    }
-    fputc('"', f);
-}
-
-static void coll_json_i64(FILE *f, int64_t x)
-{
-    if (x < 0)
-        fprintf(f, "null");
-    else
-        fprintf(f, "%lld", (long long)x);
-}
-
-/* cmd_collective.c's print_result, operation for operation (the test compares the two outputs). */
-static void coll_print(FILE *f, const tb_ctx *c, lcan_coll_op op, const lcan_coll_opts *o, const lcan_coll_result *r)
-{
-    const lcan_topo *t = c->topo;
-    int h = lcan_topo_levels(t), l;
-    if (c->json) {
-        fprintf(f, "{\"op\": ");
-        coll_json_str(f, lcan_coll_op_name(op));
-        fprintf(f, ", \"spec\": ");
-        coll_json_str(f, lcan_topo_canonical(t));
-        fprintf(f, ", \"engine\": ");
-        coll_json_str(f, c->engine);
-        fprintf(f, ", \"steps\": %llu, \"paper_steps\": ", (unsigned long long)r->steps);
-        coll_json_i64(f, r->paper_steps);
-        fprintf(f, ", \"paper_ref\": ");
-        coll_json_str(f, r->paper_ref);
-        fprintf(f, ", \"paper_is_bound\": %s, \"expect_steps\": ", r->paper_is_bound ? "true" : "false");
-        coll_json_i64(f, r->expect_steps);
-        fprintf(f, ", \"expect_ref\": ");
-        coll_json_str(f, r->expect_ref);
-        fprintf(f, ", \"max_queue\": %d, \"max_queue_ub\": %d, \"max_outstanding\": %d", r->max_queue,
-                r->max_queue_ub, r->max_outstanding);
-        fprintf(f, ", \"queue_up\": [");
-        for (l = 1; l <= h; l++)
-            fprintf(f, "%s%d", l > 1 ? ", " : "", r->queue_up[l]);
-        fprintf(f, "], \"queue_down\": [");
-        for (l = 1; l <= h; l++)
-            fprintf(f, "%s%d", l > 1 ? ", " : "", r->queue_down[l]);
-        fprintf(f, "], \"messages\": %llu, \"deliveries\": %llu, \"errors\": %llu, \"inj_stalls\": %llu, \"rounds\": %d",
-                (unsigned long long)r->messages, (unsigned long long)r->deliveries, (unsigned long long)r->errors,
-                (unsigned long long)r->inj_stalls, r->rounds);
-        fprintf(f, ", \"root\": %u, \"depth\": %d, \"payload_w\": %d, \"correct\": %s}\n", o->root, o->depth,
-                o->payload_w, r->correct ? "true" : "false");
-        return;
-    }
-    fprintf(f, "op               %s\n", lcan_coll_op_name(op));
-    fprintf(f, "spec             %s\n", lcan_topo_canonical(t));
-    fprintf(f, "engine           %s (packet mode, DEPTH %d, PAYLOAD_W %d)\n", c->engine, o->depth, o->payload_w);
-    fprintf(f, "steps            %llu\n", (unsigned long long)r->steps);
-    if (r->paper_steps >= 0)
-        fprintf(f, "paper_steps      %lld%s  (%s)\n", (long long)r->paper_steps, r->paper_is_bound ? " (lower bound)" : "",
-                r->paper_ref);
-    else
-        fprintf(f, "paper_steps      none  (%s)\n", r->paper_ref);
-    if (r->expect_steps >= 0)
-        fprintf(f, "expect_steps     %lld  (%s)\n", (long long)r->expect_steps, r->expect_ref);
-    fprintf(f, "max_queue        %d  (inferred from the debug view; upper bound %d, max DEPTH-cr %d)\n", r->max_queue,
-            r->max_queue_ub, r->max_outstanding);
-    fprintf(f, "queue per level  up:");
-    for (l = 1; l <= h; l++)
-        fprintf(f, " %d", r->queue_up[l]);
-    fprintf(f, "  down:");
-    for (l = 1; l <= h; l++)
-        fprintf(f, " %d", r->queue_down[l]);
-    fprintf(f, "  (levels 1..%d, by sending switch)\n", h);
-    fprintf(f, "messages         %llu (deliveries %llu, rounds %d, injection stalls %llu)\n",
-            (unsigned long long)r->messages, (unsigned long long)r->deliveries, r->rounds,
-            (unsigned long long)r->inj_stalls);
-    fprintf(f, "correct          %s (%llu errors)\n", r->correct ? "yes" : "NO", (unsigned long long)r->errors);
-}
-
 static void collective(tb_ctx *c)
 {
     lcan_coll_op op;
@@ -637,7 +547,7 @@ static void collective(tb_ctx *c)
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    coll_print(f, c, op, &o, &res);
+    lcan_collective_print(f, c->topo, op, c->engine, &o, &res, c->json);
     fclose(f);
     c->result = buf;
     if (!res.correct)

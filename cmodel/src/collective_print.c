@@ -1,0 +1,69 @@
+/*
+ * collective_print.c - the result of `lcan collective` as text or JSON. One printer for every
+ * engine (the model in the tool, the RTL in the lockstep harness), so that their outputs can be
+ * compared byte for byte.
+ */
+#include "lcan_collective.h"
+#include "json.h"
+
+#include <stdio.h>
+
+void lcan_collective_print(FILE *f, const lcan_topo *t, lcan_coll_op op, const char *engine, const lcan_coll_opts *o,
+                           const lcan_coll_result *r, int json)
+{
+    int h = lcan_topo_levels(t), l;
+    if (json) {
+        fprintf(f, "{\"op\": ");
+        lcan_json_string(f, lcan_coll_op_name(op));
+        fprintf(f, ", \"spec\": ");
+        lcan_json_string(f, lcan_topo_canonical(t));
+        fprintf(f, ", \"engine\": ");
+        lcan_json_string(f, engine);
+        fprintf(f, ", \"steps\": %llu, \"paper_steps\": ", (unsigned long long)r->steps);
+        lcan_json_i64(f, r->paper_steps);
+        fprintf(f, ", \"paper_ref\": ");
+        lcan_json_string(f, r->paper_ref);
+        fprintf(f, ", \"paper_is_bound\": %s, \"expect_steps\": ", r->paper_is_bound ? "true" : "false");
+        lcan_json_i64(f, r->expect_steps);
+        fprintf(f, ", \"expect_ref\": ");
+        lcan_json_string(f, r->expect_ref);
+        fprintf(f, ", \"max_queue\": %d, \"max_queue_ub\": %d, \"max_outstanding\": %d", r->max_queue, r->max_queue_ub,
+               r->max_outstanding);
+        fprintf(f, ", \"queue_up\": [");
+        for (l = 1; l <= h; l++)
+            fprintf(f, "%s%d", l > 1 ? ", " : "", r->queue_up[l]);
+        fprintf(f, "], \"queue_down\": [");
+        for (l = 1; l <= h; l++)
+            fprintf(f, "%s%d", l > 1 ? ", " : "", r->queue_down[l]);
+        fprintf(f, "], \"messages\": %llu, \"deliveries\": %llu, \"errors\": %llu, \"inj_stalls\": %llu, \"rounds\": %d",
+               (unsigned long long)r->messages, (unsigned long long)r->deliveries, (unsigned long long)r->errors,
+               (unsigned long long)r->inj_stalls, r->rounds);
+        fprintf(f, ", \"root\": %u, \"depth\": %d, \"payload_w\": %d, \"correct\": %s}\n", o->root, o->depth, o->payload_w,
+               r->correct ? "true" : "false");
+        return;
+    }
+    fprintf(f, "op               %s\n", lcan_coll_op_name(op));
+    fprintf(f, "spec             %s\n", lcan_topo_canonical(t));
+    fprintf(f, "engine           %s (packet mode, DEPTH %d, PAYLOAD_W %d)\n", engine, o->depth, o->payload_w);
+    fprintf(f, "steps            %llu\n", (unsigned long long)r->steps);
+    if (r->paper_steps >= 0)
+        fprintf(f, "paper_steps      %lld%s  (%s)\n", (long long)r->paper_steps, r->paper_is_bound ? " (lower bound)" : "",
+               r->paper_ref);
+    else
+        fprintf(f, "paper_steps      none  (%s)\n", r->paper_ref);
+    if (r->expect_steps >= 0)
+        fprintf(f, "expect_steps     %lld  (%s)\n", (long long)r->expect_steps, r->expect_ref);
+    fprintf(f, "max_queue        %d  (inferred from the debug view; upper bound %d, max DEPTH-cr %d)\n", r->max_queue,
+           r->max_queue_ub, r->max_outstanding);
+    fprintf(f, "queue per level  up:");
+    for (l = 1; l <= h; l++)
+        fprintf(f, " %d", r->queue_up[l]);
+    fprintf(f, "  down:");
+    for (l = 1; l <= h; l++)
+        fprintf(f, " %d", r->queue_down[l]);
+    fprintf(f, "  (levels 1..%d, by sending switch)\n", h);
+    fprintf(f, "messages         %llu (deliveries %llu, rounds %d, injection stalls %llu)\n",
+           (unsigned long long)r->messages, (unsigned long long)r->deliveries, r->rounds,
+           (unsigned long long)r->inj_stalls);
+    fprintf(f, "correct          %s (%llu errors)\n", r->correct ? "yes" : "NO", (unsigned long long)r->errors);
+}
