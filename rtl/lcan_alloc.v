@@ -1,71 +1,193 @@
-// lcan_alloc: the greedy rotated allocator of spec section 6. Requester i presents valid, kind
-// (all = 1: ALL, all = 0: ONE), a want set over the P outputs and, for ONE, a scan start index;
-// avail marks usable outputs. Requesters are visited in the order r_in, r_in+1, .., P-1, 0, ..,
-// r_in-1; each takes from want & avail minus the outputs already taken: ALL takes every such
-// output, ONE the first one at or after its start (lcan_rr_pick). Implementation: a fixed chain of
-// 2P stages over the requester sequence 0..P-1, 0..P-1; stage k serves requester k mod P in the
-// first half only if it is >= r_in and in the second half only if it is < r_in, which is the
-// rotated order without a rotation multiplexer. Purely combinational; grant[i*P +: P] is the set
-// granted to requester i (one-hot or 0 for ONE).
+// lcan_alloc: the greedy rotated allocator of spec section 6 in O(log P) depth, computing exactly the
+// grants of the spec's sequential loop (and of tb/cells/lcan_alloc_chain.v, its former 2P-stage
+// chain, to which it is proven equal by scripts/prove-alloc.sh). The outputs form G groups: group x
+// < M is the PDN parallel links to child x (ports x*PDN..), rotated from r_dn; group M (when U > 0)
+// is the U uppers (ports D..P-1), rotated from r_up. Requester i presents a class (req_cls, one-hot
+// or 0): ONE request for any output of that group (spec 6's class DOWN(x) / UP); or a broadcast set
+// (req_spc, any set, only when req_cls is 0): output 0 of each group in the set (link 0 of child x,
+// upper 0) — spec 8.3's ALL request, and the climbing broadcast's ONE request for upper 0, which is
+// the same thing for a single output. A requester with neither requests nothing (route's `bad`).
+// Per group the sequential result is: the class requesters, in rotated order from r_in, take the
+// free outputs in rotated order (the j-th gets the j-th); the first broadcast requester b takes
+// output 0 iff it is free and the class requester of rank pos(output 0) does not precede b (then the
+// class requesters of rank >= pos(output 0) shift to the next free output). So: saturating prefix
+// counts (lcan_prefix_count) over the rotated order give each requester its rank and each free
+// output its position, with and without output 0; output o goes to the requester whose rank equals
+// its position. Rotations need no multiplexer: the sequence 0..P-1, 0..P-1 with requester i active
+// in the first half iff i >= r_in is the rotated order (likewise for the outputs of a group).
+// Results per output: out_valid/out_src (the input driving output o, for the crossbar) and the same
+// as grant[i*P + o]. Purely combinational; depth O(log P).
 `default_nettype none
 
 module lcan_alloc #(
-    // number of requesters = number of outputs (the switch's local ports)
-    parameter P = 4,
-    // width of a port index (at least 1)
+    // children (m_l) and parallel links per child (p_l): D = M*PDN downers, ports 0..D-1
+    parameter M = 2,
+    parameter PDN = 1,
+    // uppers (ports D..D+U-1; 0 at the top level)
+    parameter U = 2,
+    // width of a port index: at least ac_clog2(M*PDN+U) and at least 1
     parameter SW = 2
 ) (
-    input  wire [P-1:0]    req_valid,
-    input  wire [P-1:0]    req_all,
-    input  wire [P*P-1:0]  req_want,
-    input  wire [P*SW-1:0] req_start,
-    input  wire [SW-1:0]   r_in,
-    input  wire [P-1:0]    avail,
-    output wire [P*P-1:0]  grant
+    // requester i's class: bit i*G + x DOWN(x), bit i*G + M UP (G = M + (U > 0))
+    input  wire [(M*PDN+U)*(M+((U>0)?1:0))-1:0] req_cls,
+    // requester i's broadcast set: bit i*G + x link 0 of child x, bit i*G + M upper 0
+    input  wire [(M*PDN+U)*(M+((U>0)?1:0))-1:0] req_spc,
+    // rotations of spec 5: requesters (< P), uppers (< U, or 0), parallel links (< PDN)
+    input  wire [SW-1:0]                        r_in,
+    input  wire [SW-1:0]                        r_up,
+    input  wire [SW-1:0]                        r_dn,
+    input  wire [M*PDN+U-1:0]                   avail,
+    // grant[i*P + o]: output o granted to requester i
+    output wire [(M*PDN+U)*(M*PDN+U)-1:0]       grant,
+    // per output: granted, and to which requester (0 when not granted)
+    output wire [M*PDN+U-1:0]                   out_valid,
+    output wire [(M*PDN+U)*SW-1:0]              out_src
 );
-    // ge[i] = (i >= r_in): requester i is served in the first half of the chain
-    wire [P-1:0] ones = {P{1'b1}};
-    wire [P-1:0] ge = ones << r_in;
-
-    genvar k;
-    generate
-        for (k = 0; k < 2 * P; k = k + 1) begin : g_stage
-            localparam I = k % P;
-            // taken_in: outputs granted by stages 0..k-1; taken_out adds this stage's grant
-            wire [P-1:0] taken_in;
-            wire [P-1:0] taken_out;
-            wire         active = req_valid[I] & ((k < P) ? ge[I] : ~ge[I]);
-            wire [P-1:0] free = req_want[I*P +: P] & avail & ~taken_in;
-            wire [P-1:0] pick;
-            wire [P-1:0] gnt;
-
-            if (k == 0) begin : g_first
-                assign taken_in = {P{1'b0}};
-            end else begin : g_next
-                assign taken_in = g_stage[k-1].taken_out;
+    function integer ac_clog2;
+        input integer v;
+        integer t;
+        begin
+            ac_clog2 = 0;
+            t = 1;
+            while (t < v) begin
+                t = t * 2;
+                ac_clog2 = ac_clog2 + 1;
             end
-
-            lcan_rr_pick #(
-                .WIDTH(P),
-                .SW   (SW)
-            ) u_pick (
-                .req  (free),
-                .start(req_start[I*SW +: SW]),
-                .gnt  (pick)
-            );
-
-            assign gnt = active ? (req_all[I] ? free : pick) : {P{1'b0}};
-            assign taken_out = taken_in | gnt;
         end
+    endfunction
 
-        for (k = 0; k < P; k = k + 1) begin : g_grant
-            // each requester is active in exactly one of its two stages
-            assign grant[k*P +: P] = g_stage[k].gnt | g_stage[k+P].gnt;
+    // the constant set of requester indices with bit b set (for the one-hot to binary encoder)
+    function [M*PDN+U-1:0] idx_bit;
+        input integer b;
+        integer n;
+        begin
+            for (n = 0; n < M*PDN+U; n = n + 1)
+                idx_bit[n] = ((n >> b) % 2) == 1;
+        end
+    endfunction
+
+    localparam D = M * PDN;
+    localparam P = D + U;
+    localparam G = M + ((U > 0) ? 1 : 0);
+
+    generate
+        if (M < 1 || PDN < 1 || U < 0 || P < 2 || P > 128 || SW < 1 || SW > 7 || (1 << SW) < P)
+        begin : g_bad_parameters
+`ifdef VERILATOR
+            $fatal(1, "lcan_alloc: bad parameters: need M >= 1, PDN >= 1, U >= 0, 2 <= P <= 128, 2^SW >= P");
+`elsif YOSYS
+            lcan_alloc_bad_parameter_need_2_le_P_le_128_and_2_pow_SW_ge_P u_bad ();
+`else
+            initial begin
+                $display("lcan_alloc: bad parameters: need M >= 1, PDN >= 1, U >= 0, 2 <= P <= 128, 2^SW >= P");
+                $finish;
+            end
+`endif
         end
     endgenerate
 
-    // the last stage's running set is not needed
-    wire unused_ok = &{1'b0, g_stage[2*P-1].taken_out};
+    // ge_in[i] = (i >= r_in): requester i comes in the first half of the rotated order
+    wire [P-1:0] ones = {P{1'b1}};
+    wire [P-1:0] ge_in = ones << r_in;
+
+    // r_up is not used at the top level (U = 0)
+    wire unused_r_up = &{1'b0, r_up};
+
+    // sel[o*P + i]: output o goes to requester i (one-hot or 0 per output)
+    wire [P*P-1:0] sel;
+
+    genvar g, k, i, b;
+    generate
+        for (g = 0; g < G; g = g + 1) begin : g_grp
+            // group geometry: K outputs from port BASE, rotation r; counts of W bits saturate at
+            // 2^W - 1 >= K, above every position of a free output
+            localparam K = (g < M) ? PDN : U;
+            localparam BASE = (g < M) ? g * PDN : D;
+            localparam W = ac_clog2(K + 1);
+            localparam [K-1:0] OUT0 = 1;
+            wire [SW-1:0] r = (g < M) ? r_dn : r_up;
+
+            // requesters of this group, in the doubled sequence (first half: i >= r_in)
+            wire [P-1:0] cls;
+            wire [P-1:0] spc;
+            for (i = 0; i < P; i = i + 1) begin : g_in
+                assign cls[i] = req_cls[i*G + g];
+                assign spc[i] = req_spc[i*G + g];
+            end
+            wire [P*W-1:0]   cls_pre;
+            wire [2*P*W-1:0] cls_pre_2;
+            wire [2*P-1:0]   spc_pre;
+            lcan_prefix_count #(.N(2 * P), .W(W)) u_rank (
+                .x  ({cls & ~ge_in, cls & ge_in}),
+                .cnt(cls_pre_2)
+            );
+            lcan_prefix_count #(.N(2 * P), .W(1)) u_spc (
+                .x  ({spc & ~ge_in, spc & ge_in}),
+                .cnt(spc_pre)
+            );
+            // rank[i]: class requesters before i in rotated order; sb[i]: a broadcast before i
+            wire [P-1:0] sb;
+            for (i = 0; i < P; i = i + 1) begin : g_rank
+                assign cls_pre[i*W +: W] = ge_in[i] ? cls_pre_2[i*W +: W] : cls_pre_2[(P+i)*W +: W];
+                assign sb[i] = ge_in[i] ? spc_pre[i] : spc_pre[P+i];
+            end
+            wire [P-1:0] first = spc & ~sb;
+
+            // free outputs of the group in rotated order from r: position with and without output 0
+            wire [K-1:0]     free = avail[BASE +: K];
+            wire [K-1:0]     ge_r = {K{1'b1}} << r;
+            wire [K-1:0]     free_x = free & ~OUT0;
+            wire [2*K*W-1:0] pos_2;
+            wire [2*K*W-1:0] posx_2;
+            lcan_prefix_count #(.N(2 * K), .W(W)) u_pos (
+                .x  ({free & ~ge_r, free & ge_r}),
+                .cnt(pos_2)
+            );
+            lcan_prefix_count #(.N(2 * K), .W(W)) u_posx (
+                .x  ({free_x & ~ge_r, free_x & ge_r}),
+                .cnt(posx_2)
+            );
+
+            // m[k*P + i]: requester i is the class requester whose rank is output k's position
+            // (mx: the position counted without output 0)
+            wire [K*P-1:0] m;
+            wire [K*P-1:0] mx;
+            for (k = 0; k < K; k = k + 1) begin : g_out
+                wire [W-1:0] pos  = ge_r[k] ? pos_2[k*W +: W]  : pos_2[(K+k)*W +: W];
+                wire [W-1:0] posx = ge_r[k] ? posx_2[k*W +: W] : posx_2[(K+k)*W +: W];
+                for (i = 0; i < P; i = i + 1) begin : g_match
+                    assign m[k*P + i]  = cls[i] & (cls_pre[i*W +: W] == pos);
+                    assign mx[k*P + i] = cls[i] & (cls_pre[i*W +: W] == posx);
+                end
+            end
+
+            // the first broadcast wins output 0 iff it is free and its class taker does not
+            // come before that broadcast
+            wire bc_won = free[0] & (|spc) & ~(|(m[0 +: P] & ~sb));
+
+            for (k = 0; k < K; k = k + 1) begin : g_sel
+                if (k == 0) begin : g_zero
+                    assign sel[BASE*P +: P] = bc_won ? first : (free[0] ? m[0 +: P] : {P{1'b0}});
+                end else begin : g_other
+                    assign sel[(BASE+k)*P +: P] = ~free[k] ? {P{1'b0}} :
+                                                  bc_won ? mx[k*P +: P] : m[k*P +: P];
+                end
+            end
+            // output 0 is never matched against the count without itself
+            wire unused_ok = &{1'b0, mx[0 +: P]};
+        end
+
+        // per output: the transpose (grant) and the binary index of the winner (out_src)
+        for (k = 0; k < P; k = k + 1) begin : g_o
+            for (i = 0; i < P; i = i + 1) begin : g_t
+                assign grant[i*P + k] = sel[k*P + i];
+            end
+            assign out_valid[k] = |sel[k*P +: P];
+            for (b = 0; b < SW; b = b + 1) begin : g_enc
+                assign out_src[k*SW + b] = |(sel[k*P +: P] & idx_bit(b));
+            end
+        end
+    endgenerate
 endmodule
 
 `resetall

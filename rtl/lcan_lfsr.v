@@ -2,7 +2,9 @@
 // x^32 + x^22 + x^2 + x + 1, right-shifting step s' = (s >> 1) ^ (s[0] ? 32'h80200003 : 0).
 // Timing: one register. On a tick with rst = 1 it loads seed ^ salt (or 1 if that is 0); otherwise
 // it steps once when step = 1 and holds when step = 0. state is the register (the value before the
-// tick's step, which is the value the allocator's offsets are taken from).
+// tick's step, which is the value the allocator's offsets are taken from); next is the value the
+// register loads at the end of the tick (combinational), from which lcan_switch registers the
+// next tick's offsets so that they are ready at the start of the tick.
 `default_nettype none
 
 module lcan_lfsr (
@@ -11,7 +13,8 @@ module lcan_lfsr (
     input  wire [31:0] seed,
     input  wire [31:0] salt,
     input  wire        step,
-    output wire [31:0] state
+    output wire [31:0] state,
+    output wire [31:0] next
 );
     localparam [31:0] MASK = 32'h80200003;
 
@@ -32,6 +35,7 @@ module lcan_lfsr (
         s_q <= s_d;
 
     assign state = s_q;
+    assign next = s_d;
 endmodule
 
 `resetall

@@ -1,5 +1,6 @@
 rtl/lcan_lfsr.v
 rtl/lcan_rr_pick.v
+rtl/lcan_prefix_count.v
 rtl/lcan_alloc.v
 rtl/lcan_offsets.v
 rtl/lcan_route.v

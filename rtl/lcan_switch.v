@@ -28,7 +28,10 @@ module lcan_switch #(
     // packet mode input FIFO depth (spec 8.1)
     parameter DEPTH = 4,
     // 0 circuit switching (spec 7), 1 packet switching (spec 8)
-    parameter MODE = 0
+    parameter MODE = 0,
+    // 1: counters and debug view (spec 9); 0: both outputs are constant 0 and their logic is left
+    // out (synthesis of a network that does not need them)
+    parameter OBSERVE = 1
 ) (
     input  wire                                                    clk,
     input  wire                                                    rst,
@@ -76,7 +79,6 @@ module lcan_switch #(
     localparam CIRCUIT = (MODE == 0);
     localparam DEST_LSB = PAYLOAD_W;
     localparam BCAST_BIT = PAYLOAD_W + ADDR_W;
-    localparam [SW-1:0] D_IDX = D[SW-1:0];
 
     // parallel link 0 towards every child: the broadcast down set (spec 8.3)
     function [P-1:0] child0_mask;
@@ -89,13 +91,22 @@ module lcan_switch #(
         end
     endfunction
     localparam [P-1:0] C0 = child0_mask(M_L);
-    localparam [P-1:0] UP0 = {{(P-1){1'b0}}, 1'b1} << D;
 
     // ---------------------------------------------------------------- randomness (spec 5)
+    // The offsets are registered: r_*_q after a tick = offsets(LFSR state after the tick), computed
+    // from the LFSR's next state, so on every tick they equal spec 5's offsets of the state before
+    // the tick's step without an offset computation at the start of the allocator's path.
     wire [31:0]   lfsr_state;
-    wire [SW-1:0] r_in;
-    wire [SW-1:0] r_up;
-    wire [SW-1:0] r_dn;
+    wire [31:0]   lfsr_next;
+    wire [SW-1:0] r_in_d;
+    wire [SW-1:0] r_up_d;
+    wire [SW-1:0] r_dn_d;
+    reg  [SW-1:0] r_in_q;
+    reg  [SW-1:0] r_up_q;
+    reg  [SW-1:0] r_dn_q;
+    wire [SW-1:0] r_in = r_in_q;
+    wire [SW-1:0] r_up = r_up_q;
+    wire [SW-1:0] r_dn = r_dn_q;
     wire          lfsr_step;
 
     lcan_lfsr u_lfsr (
@@ -104,7 +115,8 @@ module lcan_switch #(
         .seed (seed),
         .salt (salt),
         .step (lfsr_step),
-        .state(lfsr_state)
+        .state(lfsr_state),
+        .next (lfsr_next)
     );
 
     lcan_offsets #(
@@ -116,31 +128,46 @@ module lcan_switch #(
         .K_UP(clog2(U)),
         .K_DN(clog2(P_DN))
     ) u_offsets (
-        .state(lfsr_state),
-        .r_in (r_in),
-        .r_up (r_up),
-        .r_dn (r_dn)
+        .state(lfsr_next),
+        .r_in (r_in_d),
+        .r_up (r_up_d),
+        .r_dn (r_dn_d)
     );
 
+    always @(posedge clk) begin
+        r_in_q <= r_in_d;
+        r_up_q <= r_up_d;
+        r_dn_q <= r_dn_d;
+    end
+
+    // the state itself is read only through the offsets
+    wire unused_lfsr = &{1'b0, lfsr_state};
+
     // ---------------------------------------------------------------- candidates and requests
+    // lcan_alloc's output groups: child x (x < M_L, links x*P_DN..) and, below the top, the uppers
+    localparam G = M_L + (TOP ? 0 : 1);
+
     wire [P-1:0]    cand_valid;
     wire [P*FW-1:0] cand_flit;
     wire [P-1:0]    avail;
     wire [P*P-1:0]  served;
+    wire [P*G-1:0]  req_cls;
+    wire [P*G-1:0]  req_spc;
     wire [P-1:0]    req_all;
-    wire [P*P-1:0]  req_want;
-    wire [P*SW-1:0] req_start;
     wire [P-1:0]    req_bad;
     wire [P*P-1:0]  grant;
     wire [P-1:0]    granted;
     wire [P-1:0]    consume;
+    wire [P-1:0]    out_valid;
+    wire [P*SW-1:0] out_src;
 
-    genvar i;
+    genvar i, c;
     generate
         for (i = 0; i < P; i = i + 1) begin : g_req
             localparam IN_UPPER = (i >= D);
             wire [FW-1:0] flit = cand_flit[i*FW +: FW];
             wire          bcast = (CIRCUIT == 0) & flit[BCAST_BIT];
+            wire          uni = cand_valid[i] & ~bcast;
             wire          rt_up;
             wire          rt_bad;
             wire [P-1:0]  rt_want;
@@ -166,16 +193,26 @@ module lcan_switch #(
                 .start(rt_start)
             );
 
+            // unicast: the class of spec 4, DOWN(x) read off route's want (link 0 of child x), UP
+            for (c = 0; c < M_L; c = c + 1) begin : g_cls
+                assign req_cls[i*G + c] = uni & rt_want[c*P_DN];
+            end
             if (IN_UPPER || TOP) begin : g_bc_all
                 // broadcast descending: ALL to link 0 of every child not yet served
                 assign req_all[i] = bcast;
-                assign req_want[i*P +: P] = bcast ? (C0 & ~served[i*P +: P]) : rt_want;
-                assign req_start[i*SW +: SW] = bcast ? {SW{1'b0}} : rt_start;
+                for (c = 0; c < M_L; c = c + 1) begin : g_spc
+                    assign req_spc[i*G + c] = cand_valid[i] & bcast & ~served[i*P + c*P_DN];
+                end
+                if (!TOP) begin : g_up
+                    assign req_cls[i*G + M_L] = uni & rt_up;
+                    assign req_spc[i*G + M_L] = 1'b0;
+                end
             end else begin : g_bc_one
                 // broadcast climbing: ONE to upper 0 (parent choice 0, link 0)
                 assign req_all[i] = 1'b0;
-                assign req_want[i*P +: P] = bcast ? UP0 : rt_want;
-                assign req_start[i*SW +: SW] = bcast ? D_IDX : rt_start;
+                assign req_spc[i*G +: M_L] = {M_L{1'b0}};
+                assign req_cls[i*G + M_L] = uni & rt_up;
+                assign req_spc[i*G + M_L] = cand_valid[i] & bcast;
             end
             assign req_bad[i] = ~bcast & rt_bad;
 
@@ -185,58 +222,58 @@ module lcan_switch #(
                 (req_bad[i] | (req_all[i] ?
                     (((served[i*P +: P] | grant[i*P +: P]) & C0) == C0) : granted[i]));
 
-            // only route's up decision is folded into want; it is not needed on its own
-            wire unused_ok = &{1'b0, rt_up};
+            // route's want is read at link 0 of each child only; its start is lcan_alloc's job
+            wire unused_ok = &{1'b0, rt_up, rt_want, rt_start};
         end
     endgenerate
 
     lcan_alloc #(
-        .P (P),
-        .SW(SW)
+        .M  (M_L),
+        .PDN(P_DN),
+        .U  (U),
+        .SW (SW)
     ) u_alloc (
-        .req_valid(cand_valid),
-        .req_all  (req_all),
-        .req_want (req_want),
-        .req_start(req_start),
+        .req_cls  (req_cls),
+        .req_spc  (req_spc),
         .r_in     (r_in),
+        .r_up     (r_up),
+        .r_dn     (r_dn),
         .avail    (avail),
-        .grant    (grant)
+        .grant    (grant),
+        .out_valid(out_valid),
+        .out_src  (out_src)
     );
 
     // the LFSR steps iff the allocator has a request (circuit: not on clear ticks)
     assign lfsr_step = (|cand_valid) & ~(CIRCUIT & clear);
 
-    // ---------------------------------------------------------------- outputs
+    // ---------------------------------------------------------------- outputs: one crossbar
+    // xsel, output o's column: the allocator's grant (a header, or a packet-mode flit) or, in circuit
+    // mode, data_sel (the data flit following output o's circuit); never both on one output (spec
+    // 7.2: a header needs set_o = 0, data needs set_o = 1). One AND-OR multiplexer per output.
+    wire [P-1:0]    wr = out_valid;
+    wire [P*P-1:0]  data_sel;
     wire [P-1:0]    data_wr;
-    wire [P*FW-1:0] data_flit;
-    reg  [P-1:0]    wr;
-    reg  [P*FW-1:0] hdr_flit;
+    reg  [P*FW-1:0] xbar_flit;
     reg  [P-1:0]    tx_valid_q, tx_valid_d;
     reg  [P*FW-1:0] tx_flit_q, tx_flit_d;
     integer         gi, go;
 
-    // transpose the grants: which output is written, with which candidate
     always @* begin
-        wr = {P{1'b0}};
         for (go = 0; go < P; go = go + 1) begin
-            hdr_flit[go*FW +: FW] = {FW{1'b0}};
+            xbar_flit[go*FW +: FW] = {FW{1'b0}};
             for (gi = 0; gi < P; gi = gi + 1)
-                if (grant[gi*P + go]) begin
-                    wr[go] = 1'b1;
-                    hdr_flit[go*FW +: FW] = hdr_flit[go*FW +: FW] | cand_flit[gi*FW +: FW];
-                end
+                if (grant[gi*P + go] | data_sel[go*P + gi])
+                    xbar_flit[go*FW +: FW] = xbar_flit[go*FW +: FW] | cand_flit[gi*FW +: FW];
         end
     end
 
     always @* begin
         tx_valid_d = wr | data_wr;
-        if (rst || (CIRCUIT && clear))
+        tx_flit_d = xbar_flit;
+        if (rst || (CIRCUIT && clear)) begin
             tx_valid_d = {P{1'b0}};
-        for (go = 0; go < P; go = go + 1) begin
-            tx_flit_d[go*FW +: FW] = wr[go] ? hdr_flit[go*FW +: FW] :
-                                     data_wr[go] ? data_flit[go*FW +: FW] : {FW{1'b0}};
-            if (rst || (CIRCUIT && clear))
-                tx_flit_d[go*FW +: FW] = {FW{1'b0}};
+            tx_flit_d = {(P*FW){1'b0}};
         end
     end
 
@@ -247,6 +284,9 @@ module lcan_switch #(
 
     assign tx_valid = tx_valid_q;
     assign tx_flit = tx_flit_q;
+
+    // the binary winner index is for crossbars built as binary multiplexers; this one is AND-OR
+    wire unused_out_src = &{1'b0, out_src};
 
     // ---------------------------------------------------------------- counters (spec 9)
     reg [31:0] cnt_up_q, cnt_up_d;
@@ -287,9 +327,12 @@ module lcan_switch #(
         cnt_drop_q <= cnt_drop_d;
     end
 
-    assign cnt_up = cnt_up_q;
-    assign cnt_down = cnt_down_q;
-    assign cnt_drop = cnt_drop_q;
+    wire [P*8-1:0] dbg_view;
+
+    assign cnt_up = (OBSERVE != 0) ? cnt_up_q : 32'd0;
+    assign cnt_down = (OBSERVE != 0) ? cnt_down_q : 32'd0;
+    assign cnt_drop = (OBSERVE != 0) ? cnt_drop_q : 32'd0;
+    assign dbg = (OBSERVE != 0) ? dbg_view : {(P*8){1'b0}};
 
     // ---------------------------------------------------------------- mode-specific state
     generate
@@ -311,8 +354,8 @@ module lcan_switch #(
                 .cand_flit (cand_flit),
                 .avail     (avail),
                 .data_wr   (data_wr),
-                .data_flit (data_flit),
-                .dbg       (dbg)
+                .data_sel  (data_sel),
+                .dbg       (dbg_view)
             );
             for (i = 0; i < P; i = i + 1) begin : g_served
                 assign served[i*P +: P] = {P{1'b0}};
@@ -342,12 +385,10 @@ module lcan_switch #(
                 .cand_flit (cand_flit),
                 .served    (served),
                 .avail     (avail),
-                .dbg       (dbg)
+                .dbg       (dbg_view)
             );
             assign data_wr = {P{1'b0}};
-            for (i = 0; i < P; i = i + 1) begin : g_data
-                assign data_flit[i*FW +: FW] = {FW{1'b0}};
-            end
+            assign data_sel = {(P*P){1'b0}};
             wire unused_ok = &{1'b0, clear};
         end
     endgenerate

@@ -2,7 +2,8 @@
 // set_o / src_o, per input the ack-out register. It offers every valid header (head = 1) on an
 // input as the input's candidate; avail_o = ~set_o. From the allocator's grants it sets up the new
 // crosspoints; a valid data flit (head = 0) on input i is copied to every output o with set_o = 1
-// and src_o = i (data_wr / data_flit, written into the flit registers by lcan_switch). The ack
+// and src_o = i: data_sel[o*P + i] selects it in lcan_switch's one crossbar per output, which
+// headers share (data_wr[o] = |data_sel[o*P +: P]). The ack
 // register of input i becomes the OR of the acks arriving on the outputs connected to it. Reset and
 // clear zero set, src and acks. Timing: set/src/ack are registers; rx_ret and dbg come from them;
 // cand_*, avail, data_* are combinational from rx and the registers.
@@ -29,7 +30,7 @@ module lcan_switch_circuit #(
     output wire [P*FW-1:0] cand_flit,
     output wire [P-1:0]    avail,
     output wire [P-1:0]    data_wr,
-    output wire [P*FW-1:0] data_flit,
+    output wire [P*P-1:0]  data_sel,
     output wire [P*8-1:0]  dbg
 );
     localparam HEAD_BIT = FW - 1;
@@ -50,24 +51,25 @@ module lcan_switch_circuit #(
     assign avail = ~set_q;
 
     integer i, o;
-    reg [P-1:0]    data_wr_r;
-    reg [P*FW-1:0] data_flit_r;
+    reg [P-1:0]   data_wr_r;
+    reg [P*P-1:0] data_sel_r;
 
-    // data follows the circuit: output o copies input src_o (an AND-OR multiplexer over the
-    // decoded src_o; cheaper in synthesis than an indexed part-select)
+    // data follows the circuit: output o selects input src_o (decoded, for lcan_switch's AND-OR
+    // crossbar) when a data flit arrives there
     always @* begin
         for (o = 0; o < P; o = o + 1) begin
             data_wr_r[o] = 1'b0;
-            data_flit_r[o*FW +: FW] = {FW{1'b0}};
-            for (i = 0; i < P; i = i + 1)
+            for (i = 0; i < P; i = i + 1) begin
+                data_sel_r[o*P + i] = 1'b0;
                 if (src_q[o*SW +: SW] == i[SW-1:0]) begin
-                    data_wr_r[o] = set_q[o] & rx_valid[i] & ~rx_head[i];
-                    data_flit_r[o*FW +: FW] = rx_flit[i*FW +: FW];
+                    data_sel_r[o*P + i] = set_q[o] & rx_valid[i] & ~rx_head[i];
+                    data_wr_r[o] = data_sel_r[o*P + i];
                 end
+            end
         end
     end
     assign data_wr = data_wr_r;
-    assign data_flit = data_flit_r;
+    assign data_sel = data_sel_r;
 
     // new crosspoints from the grants; acks ORed back over the existing crosspoints
     always @* begin

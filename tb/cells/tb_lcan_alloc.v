@@ -2,7 +2,9 @@
 // uppers (P = 6). A reference written from spec 6's pseudo-code (visit i = (r_in + k) mod P,
 // free = want & avail & ~taken, ONE takes the first free output scanning from its start, ALL
 // takes all) is compared on 20000 random request sets whose wants and starts follow spec 6
-// (class UP: all uppers from D + r_up; DOWN(x): links x*p.. from x*p + r_dn; ALL: any set).
+// (class UP: all uppers from D + r_up; DOWN(x): links x*p.. from x*p + r_dn; ALL: any set of the
+// broadcast outputs, link 0 of each child and upper 0). The tasks below set both the reference's
+// want/start sets and lcan_alloc's class interface (req_cls / req_spc).
 // Directed cases check by hand-computed grants: ONE/ALL, rotation by r_in, and "the j-th winner
 // gets the j-th free candidate in rotated order". Prints "alloc: N passed, N failed".
 `default_nettype none
@@ -18,17 +20,27 @@ module tb_lcan_alloc;
     reg  [P*P-1:0]  req_want;
     reg  [P*SW-1:0] req_start;
     reg  [SW-1:0]   r_in;
+    reg  [SW-1:0]   r_up;
+    reg  [SW-1:0]   r_dn;
     reg  [P-1:0]    avail;
     wire [P*P-1:0]  grant;
+    // lcan_alloc's groups: child 0, child 1, uppers (G = 3)
+    localparam G = 3;
+    reg  [P*G-1:0]  req_cls;
+    reg  [P*G-1:0]  req_spc;
+    wire [P-1:0]    out_valid;
+    wire [P*SW-1:0] out_src;
 
-    lcan_alloc #(.P(P), .SW(SW)) dut (
-        .req_valid(req_valid),
-        .req_all  (req_all),
-        .req_want (req_want),
-        .req_start(req_start),
+    lcan_alloc #(.M(2), .PDN(PL), .U(2), .SW(SW)) dut (
+        .req_cls  (req_cls),
+        .req_spc  (req_spc),
         .r_in     (r_in),
+        .r_up     (r_up),
+        .r_dn     (r_dn),
         .avail    (avail),
-        .grant    (grant)
+        .grant    (grant),
+        .out_valid(out_valid),
+        .out_src  (out_src)
     );
 
     integer n_pass = 0;
@@ -91,8 +103,12 @@ module tb_lcan_alloc;
             req_all = 0;
             req_want = 0;
             req_start = 0;
+            req_cls = 0;
+            req_spc = 0;
             avail = {P{1'b1}};
             r_in = 0;
+            r_up = 0;
+            r_dn = 0;
         end
     endtask
     task req_up;  // ONE, class UP
@@ -103,6 +119,8 @@ module tb_lcan_alloc;
             req_all[i] = 1'b0;
             req_want[i*P +: P] = 6'b110000;
             req_start[i*SW +: SW] = D + rup;
+            req_cls[i*G + 2] = 1'b1;
+            r_up = rup;
         end
     endtask
     task req_down;  // ONE, class DOWN(x)
@@ -114,16 +132,19 @@ module tb_lcan_alloc;
             req_all[i] = 1'b0;
             req_want[i*P +: P] = 6'b000011 << (x * PL);
             req_start[i*SW +: SW] = x * PL + rdn;
+            req_cls[i*G + x] = 1'b1;
+            r_dn = rdn;
         end
     endtask
-    task req_set;  // ALL
+    task req_set;  // ALL, a set of broadcast outputs: ports 0, 2 (link 0 of each child), 4 (upper 0)
         input integer i;
         input [P-1:0] set;
         begin
             req_valid[i] = 1'b1;
             req_all[i] = 1'b1;
-            req_want[i*P +: P] = set;
+            req_want[i*P +: P] = set & 6'b010101;
             req_start[i*SW +: SW] = 0;
+            req_spc[i*G +: G] = {set[4], set[2], set[0]};
         end
     endtask
 
@@ -131,6 +152,27 @@ module tb_lcan_alloc;
         input integer i;
         begin
             g_of = grant[i*P +: P];
+        end
+    endfunction
+
+    // out_valid[o] = some grant of output o; out_src[o] = its requester (0 when none)
+    function out_ok;
+        input dummy;
+        integer o, j;
+        reg ok;
+        begin
+            ok = 1'b1;
+            for (o = 0; o < P; o = o + 1) begin
+                if (out_valid[o] !== |{grant[0*P + o], grant[1*P + o], grant[2*P + o],
+                                      grant[3*P + o], grant[4*P + o], grant[5*P + o]})
+                    ok = 1'b0;
+                for (j = 0; j < P; j = j + 1)
+                    if (grant[j*P + o] && out_src[o*SW +: SW] !== j)
+                        ok = 1'b0;
+                if (!out_valid[o] && out_src[o*SW +: SW] !== 0)
+                    ok = 1'b0;
+            end
+            out_ok = ok;
         end
     endfunction
 
@@ -190,12 +232,14 @@ module tb_lcan_alloc;
                 else if (cls == 2) req_down(i, 0, rdn);
                 else if (cls == 3) req_down(i, 1, rdn);
                 else if (cls == 4) req_set(i, $random(seed));
+                else if (cls == 5) req_valid[i] = 1'b1;  // valid, empty want (route's bad)
             end
             r_in = $unsigned($random(seed)) % P;
             avail = $random(seed);
             #1;
             check(grant == ref_alloc(req_valid, req_all, req_want, req_start, r_in, avail),
                   "random vs spec 6 reference", n);
+            check(out_ok(0), "out_valid/out_src match the grants", n);
         end
 
         $display("alloc: %0d passed, %0d failed", n_pass, n_fail);

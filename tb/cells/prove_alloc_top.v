@@ -1,0 +1,61 @@
+// prove_alloc_top: the proof harness of scripts/prove-alloc.sh. Turns unconstrained inputs into
+// legal lcan_alloc requests (requester i: a class index code < G, or a broadcast set when is_spc,
+// or nothing; rotations reduced into range, as spec 5's offsets are) and drives lcan_alloc and the
+// reference chain (lcan_alloc_chain_wrap) with them; ok = 1 iff grants, out_valid and out_src agree.
+// yosys `sat -prove ok 1` over all inputs proves the two equal for one (M, PDN, U).
+`default_nettype none
+
+module prove_alloc_top #(
+    parameter M = 2,
+    parameter PDN = 1,
+    parameter U = 2,
+    parameter SW = 2
+) (
+    input  wire [M*PDN+U-1:0]                   valid,
+    input  wire [(M*PDN+U)*8-1:0]               code,
+    input  wire [M*PDN+U-1:0]                   is_spc,
+    input  wire [(M*PDN+U)*(M+((U>0)?1:0))-1:0] spc_raw,
+    input  wire [SW-1:0]                        rin_raw,
+    input  wire [SW-1:0]                        rup_raw,
+    input  wire [SW-1:0]                        rdn_raw,
+    input  wire [M*PDN+U-1:0]                   avail,
+    output wire                                 ok
+);
+    localparam P = M * PDN + U;
+    localparam G = M + ((U > 0) ? 1 : 0);
+
+    reg [P*G-1:0] cls;
+    reg [P*G-1:0] spc;
+    integer i, g;
+    always @* begin
+        cls = {(P*G){1'b0}};
+        spc = {(P*G){1'b0}};
+        for (i = 0; i < P; i = i + 1)
+            if (is_spc[i])
+                spc[i*G +: G] = spc_raw[i*G +: G];
+            else
+                for (g = 0; g < G; g = g + 1)
+                    if (code[i*8 +: 8] == g)
+                        cls[i*G + g] = 1'b1;
+    end
+    wire [SW-1:0] r_in = (rin_raw < P) ? rin_raw : {SW{1'b0}};
+    wire [SW-1:0] r_up = (rup_raw < U) ? rup_raw : {SW{1'b0}};
+    wire [SW-1:0] r_dn = (rdn_raw < PDN) ? rdn_raw : {SW{1'b0}};
+
+    wire [P*P-1:0]  grant_a, grant_b;
+    wire [P-1:0]    ov_a, ov_b;
+    wire [P*SW-1:0] os_a, os_b;
+
+    lcan_alloc #(.M(M), .PDN(PDN), .U(U), .SW(SW)) u_new (
+        .req_cls(cls), .req_spc(spc), .r_in(r_in), .r_up(r_up), .r_dn(r_dn), .avail(avail),
+        .grant(grant_a), .out_valid(ov_a), .out_src(os_a)
+    );
+    lcan_alloc_chain_wrap #(.M(M), .PDN(PDN), .U(U), .SW(SW)) u_ref (
+        .req_valid(valid), .req_cls(cls), .req_spc(spc), .r_in(r_in), .r_up(r_up), .r_dn(r_dn),
+        .avail(avail), .grant(grant_b), .out_valid(ov_b), .out_src(os_b)
+    );
+
+    assign ok = (grant_a == grant_b) && (ov_a == ov_b) && (os_a == os_b);
+endmodule
+
+`resetall
