@@ -26,7 +26,11 @@ module lcan_network #(
     // payload bits of a flit, 1..32 (spec 3)
     parameter PAYLOAD_W = 16,
     // packet-mode FIFO depth and credits, >= 1 (spec 8)
-    parameter DEPTH = 4
+    parameter DEPTH = 4,
+    // 1: counters and debug view (spec 9); 0: cnt_* and dbg are constant 0 and their logic is
+    // left out (synthesis of a network that does not need them; simulation against the model
+    // needs 1)
+    parameter OBSERVE = 1
 ) (
     input  wire                          clk,
     input  wire                          rst,
@@ -265,6 +269,7 @@ module lcan_network #(
                 if (f_err == 0 && (PAYLOAD_W < 1 || PAYLOAD_W > 32)) f_err = 8;
                 if (f_err == 0 && DEPTH < 1) f_err = 9;
                 if (f_err == 0 && MODE != 0 && MODE != 1) f_err = 10;
+                if (f_err == 0 && OBSERVE != 0 && OBSERVE != 1) f_err = 11;
             end
         end
     endfunction
@@ -283,6 +288,7 @@ module lcan_network #(
                 8: f_msg = "PAYLOAD_W must be 1..32 (spec 3)";
                 9: f_msg = "DEPTH must be >= 1 (spec 8.1)";
                 10: f_msg = "MODE must be 0 (circuit) or 1 (packet) (spec 13)";
+                11: f_msg = "OBSERVE must be 0 or 1 (spec 13)";
                 default: f_msg = "unknown";
             endcase
         end
@@ -338,8 +344,11 @@ module lcan_network #(
                 9: begin : g_depth
                     lcan_network_bad_parameter_DEPTH_must_be_at_least_1 u_bad ();
                 end
-                default: begin : g_mode
+                10: begin : g_mode
                     lcan_network_bad_parameter_MODE_must_be_0_or_1 u_bad ();
+                end
+                default: begin : g_observe
+                    lcan_network_bad_parameter_OBSERVE_must_be_0_or_1 u_bad ();
                 end
             endcase
 `else
@@ -349,14 +358,23 @@ module lcan_network #(
             end
 `endif
         end else begin : g_net
+            // Links are unpacked arrays, one element per link, and the network's packed output
+            // ports are filled by loops over unpacked per-port / per-switch arrays: a packed
+            // vector written slice by slice from many places makes simulators (Verilator) build
+            // it as one concatenation whose code grows with the square of the network size.
             // up channel of each link: flit from the child, ack/credit back from the parent
-            wire [LINKS-1:0]    up_valid;
-            wire [LINKS*FW-1:0] up_flit;
-            wire [LINKS-1:0]    up_ret;
+            wire          up_valid [0:LINKS-1];
+            wire [FW-1:0] up_flit  [0:LINKS-1];
+            wire          up_ret   [0:LINKS-1];
             // down channel: flit from the parent, ack/credit back from the child
-            wire [LINKS-1:0]    dn_valid;
-            wire [LINKS*FW-1:0] dn_flit;
-            wire [LINKS-1:0]    dn_ret;
+            wire          dn_valid [0:LINKS-1];
+            wire [FW-1:0] dn_flit  [0:LINKS-1];
+            wire          dn_ret   [0:LINKS-1];
+            // per network port: the outputs before they are packed into the port vectors
+            wire          port_ready [0:NP-1];
+            wire          port_ack   [0:NP-1];
+            wire          port_ej_valid [0:NP-1];
+            wire [FW-1:0] port_ej_flit  [0:NP-1];
 
             // ------------------------------------------------------------ leaf boundary
             // level-1 constants (constant functions are evaluated once per level, not per port:
@@ -378,9 +396,9 @@ module lcan_network #(
                 reg [FW-1:0] inj_flit_q, inj_flit_d;
 
                 assign up_valid[LK] = inj_valid_q;
-                assign up_flit[LK*FW +: FW] = inj_flit_q;
-                assign ej_valid[q] = dn_valid[LK];
-                assign ej_flit[q*FW +: FW] = dn_flit[LK*FW +: FW];
+                assign up_flit[LK] = inj_flit_q;
+                assign port_ej_valid[q] = dn_valid[LK];
+                assign port_ej_flit[q] = dn_flit[LK];
 
                 if (CIRCUIT) begin : g_circuit
                     // spec 7.3: load inj on every tick that is not reset
@@ -392,8 +410,8 @@ module lcan_network #(
                             inj_flit_d = {FW{1'b0}};
                         end
                     end
-                    assign inj_ready[q] = 1'b1;
-                    assign inj_ack[q] = up_ret[LK];
+                    assign port_ready[q] = 1'b1;
+                    assign port_ack[q] = up_ret[LK];
                     assign dn_ret[LK] = ej_ack[q];
                 end else begin : g_packet
                     // spec 8.4: credit counter, DEPTH after reset
@@ -421,8 +439,8 @@ module lcan_network #(
                     always @(posedge clk)
                         inj_cr_q <= inj_cr_d;
 
-                    assign inj_ready[q] = (inj_cr_q != {CW{1'b0}});
-                    assign inj_ack[q] = 1'b0;
+                    assign port_ready[q] = (inj_cr_q != {CW{1'b0}});
+                    assign port_ack[q] = 1'b0;
                     assign dn_ret[LK] = 1'b0;
                     wire unused_ok = &{1'b0, ej_ack[q]};
                 end
@@ -432,6 +450,38 @@ module lcan_network #(
                     inj_flit_q <= inj_flit_d;
                 end
             end
+
+            // pack the per-port outputs into the port vectors (spec 13). Verilator: one loop (one
+            // copy of code for all ports). Event-driven simulators (Icarus) re-run an always @* over
+            // an array whenever any element changes, so elsewhere: one assignment per port.
+`ifdef VERILATOR
+            reg [NP-1:0]    ready_r;
+            reg [NP-1:0]    ack_r;
+            reg [NP-1:0]    ej_valid_r;
+            reg [NP*FW-1:0] ej_flit_r;
+            integer         pi;
+
+            always @* begin
+                for (pi = 0; pi < NP; pi = pi + 1) begin
+                    ready_r[pi] = port_ready[pi];
+                    ack_r[pi] = port_ack[pi];
+                    ej_valid_r[pi] = port_ej_valid[pi];
+                    ej_flit_r[pi*FW +: FW] = port_ej_flit[pi];
+                end
+            end
+
+            assign inj_ready = ready_r;
+            assign inj_ack = ack_r;
+            assign ej_valid = ej_valid_r;
+            assign ej_flit = ej_flit_r;
+`else
+            for (q = 0; q < NP; q = q + 1) begin : g_pack
+                assign inj_ready[q] = port_ready[q];
+                assign inj_ack[q] = port_ack[q];
+                assign ej_valid[q] = port_ej_valid[q];
+                assign ej_flit[q*FW +: FW] = port_ej_flit[q];
+            end
+`endif
 
             // ------------------------------------------------------------ switches
             for (l = 1; l <= H; l = l + 1) begin : g_level
@@ -454,9 +504,10 @@ module lcan_network #(
                 localparam WP = f_wprod(l);
                 localparam WPN = WP * WN;
 
-                wire [S*32-1:0] sw_cnt_up;
-                wire [S*32-1:0] sw_cnt_down;
-                wire [S*32-1:0] sw_cnt_drop;
+                wire [31:0]     sw_cnt_up   [0:S-1];
+                wire [31:0]     sw_cnt_down [0:S-1];
+                wire [31:0]     sw_cnt_drop [0:S-1];
+                wire [PL*8-1:0] sw_dbg      [0:S-1];
 
                 for (x = 0; x < S; x = x + 1) begin : g_switch
                     localparam DN0 = LK0 + x * D;
@@ -474,12 +525,14 @@ module lcan_network #(
                     wire [PL-1:0]    tx_ret;
 
                     // downers: links DN0 .. DN0+D-1 of this level
-                    assign rx_valid[0 +: D] = up_valid[DN0 +: D];
-                    assign rx_flit[0 +: D*FW] = up_flit[DN0*FW +: D*FW];
-                    assign up_ret[DN0 +: D] = rx_ret[0 +: D];
-                    assign dn_valid[DN0 +: D] = tx_valid[0 +: D];
-                    assign dn_flit[DN0*FW +: D*FW] = tx_flit[0 +: D*FW];
-                    assign tx_ret[0 +: D] = dn_ret[DN0 +: D];
+                    for (j = 0; j < D; j = j + 1) begin : g_dn
+                        assign rx_valid[j] = up_valid[DN0 + j];
+                        assign rx_flit[j*FW +: FW] = up_flit[DN0 + j];
+                        assign up_ret[DN0 + j] = rx_ret[j];
+                        assign dn_valid[DN0 + j] = tx_valid[j];
+                        assign dn_flit[DN0 + j] = tx_flit[j*FW +: FW];
+                        assign tx_ret[j] = dn_ret[DN0 + j];
+                    end
 
                     // uppers: upper j = y*p_{l+1} + k meets downer a_{l+1}*p_{l+1} + k of the
                     // parent (a_h..a_{l+2}; y, b_l..b_1), index B + WP*y + WPN*(A / m_{l+1})
@@ -490,10 +543,10 @@ module lcan_network #(
                         localparam LK = LK1 + PX * DN + (A % MN) * PN + K;
 
                         assign rx_valid[D + j] = dn_valid[LK];
-                        assign rx_flit[(D + j)*FW +: FW] = dn_flit[LK*FW +: FW];
+                        assign rx_flit[(D + j)*FW +: FW] = dn_flit[LK];
                         assign dn_ret[LK] = rx_ret[D + j];
                         assign up_valid[LK] = tx_valid[D + j];
-                        assign up_flit[LK*FW +: FW] = tx_flit[(D + j)*FW +: FW];
+                        assign up_flit[LK] = tx_flit[(D + j)*FW +: FW];
                         assign tx_ret[D + j] = up_ret[LK];
                     end
 
@@ -508,7 +561,8 @@ module lcan_network #(
                         .DIG_W    (DW),
                         .PAYLOAD_W(PAYLOAD_W),
                         .DEPTH    (DEPTH),
-                        .MODE     (MODE)
+                        .MODE     (MODE),
+                        .OBSERVE  (OBSERVE)
                     ) u_switch (
                         .clk     (clk),
                         .rst     (rst),
@@ -522,33 +576,49 @@ module lcan_network #(
                         .tx_valid(tx_valid),
                         .tx_flit (tx_flit),
                         .tx_ret  (tx_ret),
-                        .cnt_up  (sw_cnt_up[x*32 +: 32]),
-                        .cnt_down(sw_cnt_down[x*32 +: 32]),
-                        .cnt_drop(sw_cnt_drop[x*32 +: 32]),
-                        .dbg     (dbg[(DB0 + x*PL)*8 +: PL*8])
+                        .cnt_up  (sw_cnt_up[x]),
+                        .cnt_down(sw_cnt_down[x]),
+                        .cnt_drop(sw_cnt_drop[x]),
+                        .dbg     (sw_dbg[x])
                     );
                 end
 
-                // per-level sums (spec 9), modulo 2^32
-                reg [31:0] sum_up;
-                reg [31:0] sum_down;
-                reg [31:0] sum_drop;
-                integer    si;
+                // per-level sums (spec 9), modulo 2^32, and the level's part of the debug view
+                // (Verilator: one loop; elsewhere one assignment per switch, as for the ports)
+                reg [31:0]        sum_up;
+                reg [31:0]        sum_down;
+                reg [31:0]        sum_drop;
+                integer           si;
 
                 always @* begin
                     sum_up = 32'd0;
                     sum_down = 32'd0;
                     sum_drop = 32'd0;
                     for (si = 0; si < S; si = si + 1) begin
-                        sum_up = sum_up + sw_cnt_up[si*32 +: 32];
-                        sum_down = sum_down + sw_cnt_down[si*32 +: 32];
-                        sum_drop = sum_drop + sw_cnt_drop[si*32 +: 32];
+                        sum_up = sum_up + sw_cnt_up[si];
+                        sum_down = sum_down + sw_cnt_down[si];
+                        sum_drop = sum_drop + sw_cnt_drop[si];
                     end
                 end
 
                 assign cnt_up[(l-1)*32 +: 32] = sum_up;
                 assign cnt_down[(l-1)*32 +: 32] = sum_down;
                 assign cnt_drop[(l-1)*32 +: 32] = sum_drop;
+`ifdef VERILATOR
+                reg [S*PL*8-1:0]  dbg_level;
+                integer           di;
+
+                always @* begin
+                    for (di = 0; di < S; di = di + 1)
+                        dbg_level[di*PL*8 +: PL*8] = sw_dbg[di];
+                end
+
+                assign dbg[DB0*8 +: S*PL*8] = dbg_level;
+`else
+                for (x = 0; x < S; x = x + 1) begin : g_dbg
+                    assign dbg[(DB0 + x*PL)*8 +: PL*8] = sw_dbg[x];
+                end
+`endif
             end
         end
     endgenerate

@@ -12,6 +12,9 @@
 # into each tool's parameter flags (packed 32-bit vectors, level 1 in the low bits, spec 13).
 
 RTL_F     := rtl/lcan_network.f
+# every iverilog warning but one: lcan_network packs its per-port / per-switch arrays into the port
+# vectors in always @* loops, which read every element of the array on purpose (rtl/README.md)
+IVERILOG_WARN := -Wall -Wno-sensitivity-entire-array
 RTL_SRC   := $(shell cat $(RTL_F))
 RTL_BUILD := $(BUILD)/rtl
 
@@ -30,28 +33,35 @@ RTL_SYNTH_CONFIGS := \
   cm5=4:4,4,4,4:2,2,2,4:1,1,1,1 \
   bft-4-1-2-4-8=4:2,2,2,2:1,1,1,1:1,2,4,8
 
-# smoke configurations: NAME=CONFIG=PAIR_STRIDE (1 = every ordered pair)
+# smoke configurations: NAME=CONFIG=PAIR_STRIDE (1 = every ordered pair). `make test` runs the
+# first set; `make test-rtl-full` adds the second: Icarus 11 takes minutes to elaborate networks of
+# the log-depth allocator with many ports per switch (pgft-3-odd: 3.5 minutes, lcan(2,4,16): 3 minutes
+# a mode, against seconds before); the Verilator lockstep matrix covers those classes in `make test`.
 RTL_SMOKE_CONFIGS := \
   lcan-2-2-16=4:2,2,2,2:1,2,2,2:1,1,1,1=1 \
-  lcan-2-4-16=4:2,2,2,2:1,4,4,4:1,1,1,1=1 \
   bft-3-1-2-4=3:2,2,2:1,1,1:1,2,4=1 \
-  pgft-3-odd=3:3,5,2:2,3,1:2,1,3=11 \
   gft-1-4-1=1:4:1:1=1
+RTL_SMOKE_CONFIGS_FULL := \
+  lcan-2-4-16=4:2,2,2,2:1,4,4,4:1,1,1,1=1 \
+  pgft-3-odd=3:3,5,2:2,3,1:2,1,3=11
 
 # full circuit passes (tb/smoke/tb_pass.v, pi(s) = 5s + 3 mod N): NAME=CONFIG
 RTL_PASS_CONFIGS := \
   lcan-2-2-16=4:2,2,2,2:1,2,2,2:1,1,1,1 \
+  bft-3-1-2-4=3:2,2,2:1,1,1:1,2,4
+RTL_PASS_CONFIGS_FULL := \
   xgft-2-4-4-2-3=2:4,4:2,3:2,1 \
-  bft-3-1-2-4=3:2,2,2:1,1,1:1,2,4 \
   lcan-4-2-64=3:4,4,4:1,2,2:1,1,1
 
 RTL_VL_SMOKE_CONFIGS := \
   cm5=4:4,4,4,4:2,2,2,4:1,1,1,1=1 \
   lcan-4-2-64=3:4,4,4:1,2,2:1,1,1=1
 
-RTL_CELL_TESTS := lfsr rr_pick alloc fifo offsets seeding route
+RTL_CELL_TESTS := lfsr rr_pick alloc alloc_eq fifo offsets seeding route
+# test-only cells compiled with every cell test: the reference allocator chain and its wrapper
+RTL_CELL_EXTRA := tb/cells/lcan_alloc_chain.v tb/cells/lcan_alloc_chain_wrap.v
 
-.PHONY: lint-rtl lint-rtl-verilator lint-rtl-iverilog synth-smoke test-rtl test-rtl-cells \
+.PHONY: prove-alloc synth-alloc test-alloc-big lint-rtl lint-rtl-verilator lint-rtl-iverilog synth-smoke test-rtl test-rtl-full test-rtl-cells \
         test-rtl-smoke test-rtl-verilator
 lint: lint-rtl
 TESTS += test-rtl
@@ -72,7 +82,7 @@ lint-rtl-verilator:
 lint-rtl-iverilog:
 	@set -e; mkdir -p $(RTL_BUILD); n=0; for c in $(RTL_CONFIGS); do name=$${c%%=*}; cfg=$${c#*=}; \
 	  for mode in 0 1; do \
-	    $(IVERILOG) -g2005 -Wall -o $(RTL_BUILD)/lint.vvp -s lcan_network \
+	    $(IVERILOG) -g2005 $(IVERILOG_WARN) -o $(RTL_BUILD)/lint.vvp -s lcan_network \
 	      $$(bash rtl/params.sh iverilog $$cfg $$mode) -f $(RTL_F) > $(RTL_BUILD)/iverilog-lint.log 2>&1 \
 	      || { cat $(RTL_BUILD)/iverilog-lint.log; echo "lint-rtl: iverilog FAILED on $$name mode $$mode"; exit 1; }; \
 	    if [ -s $(RTL_BUILD)/iverilog-lint.log ]; then cat $(RTL_BUILD)/iverilog-lint.log; \
@@ -92,11 +102,17 @@ synth-smoke:
 
 test-rtl: test-rtl-cells test-rtl-smoke
 
+# every smoke and pass configuration (long under Icarus, see RTL_SMOKE_CONFIGS)
+test-rtl-full:
+	@$(MAKE) --no-print-directory test-rtl-cells test-rtl-smoke \
+	  RTL_SMOKE_CONFIGS="$(RTL_SMOKE_CONFIGS) $(RTL_SMOKE_CONFIGS_FULL)" \
+	  RTL_PASS_CONFIGS="$(RTL_PASS_CONFIGS) $(RTL_PASS_CONFIGS_FULL)"
+
 # cell tests: each prints "NAME: N passed, N failed"; fail on any failure or missing line
 test-rtl-cells:
 	@mkdir -p $(RTL_BUILD); fail=0; for t in $(RTL_CELL_TESTS); do \
-	  $(IVERILOG) -g2005 -Wall -o $(RTL_BUILD)/cell-$$t.vvp -s tb_lcan_$$t tb/cells/tb_lcan_$$t.v \
-	    -f $(RTL_F) || { fail=1; continue; }; \
+	  $(IVERILOG) -g2005 $(IVERILOG_WARN) -o $(RTL_BUILD)/cell-$$t.vvp -s tb_lcan_$$t tb/cells/tb_lcan_$$t.v \
+	    $(RTL_CELL_EXTRA) -f $(RTL_F) || { fail=1; continue; }; \
 	  out=$$(vvp -n $(RTL_BUILD)/cell-$$t.vvp); echo "$$out" | grep -v ' passed, ' | head -20; \
 	  line=$$(echo "$$out" | grep -E '^[a-z_]+: [0-9]+ passed, [0-9]+ failed$$' | tail -1); \
 	  echo "rtl-cell $$line"; \
@@ -108,7 +124,7 @@ test-rtl-smoke:
 	@mkdir -p $(RTL_BUILD); fail=0; for c in $(RTL_SMOKE_CONFIGS); do name=$${c%%=*}; rest=$${c#*=}; \
 	  cfg=$${rest%=*}; stride=$${rest##*=}; \
 	  for mode in 0 1; do \
-	    $(IVERILOG) -g2005 -Wall -o $(RTL_BUILD)/smoke-$$name-$$mode.vvp -s tb_smoke \
+	    $(IVERILOG) -g2005 $(IVERILOG_WARN) -o $(RTL_BUILD)/smoke-$$name-$$mode.vvp -s tb_smoke \
 	      $$(bash rtl/params.sh iverilog $$cfg $$mode tb_smoke) -Ptb_smoke.PAIR_STRIDE=$$stride \
 	      "-Ptb_smoke.NAME=\"$$name-mode$$mode\"" -f $(RTL_F) tb/smoke/tb_smoke.v || { fail=1; continue; }; \
 	    out=$$(vvp -n $(RTL_BUILD)/smoke-$$name-$$mode.vvp); echo "$$out" | grep -v ' passed, ' | head -20; \
@@ -117,7 +133,7 @@ test-rtl-smoke:
 	    echo "$$line" | grep -q ' 0 failed$$' || fail=1; \
 	  done; done; \
 	for c in $(RTL_PASS_CONFIGS); do name=$${c%%=*}; cfg=$${c#*=}; \
-	  $(IVERILOG) -g2005 -Wall -o $(RTL_BUILD)/pass-$$name.vvp -s tb_pass \
+	  $(IVERILOG) -g2005 $(IVERILOG_WARN) -o $(RTL_BUILD)/pass-$$name.vvp -s tb_pass \
 	    $$(bash rtl/params.sh iverilog $$cfg 0 tb_pass | sed 's/ -Ptb_pass.MODE=0//') \
 	    "-Ptb_pass.NAME=\"$$name\"" -f $(RTL_F) tb/smoke/tb_pass.v || { fail=1; continue; }; \
 	  out=$$(vvp -n $(RTL_BUILD)/pass-$$name.vvp); echo "$$out" | grep -v ' passed, ' | head -20; \
@@ -140,3 +156,21 @@ test-rtl-verilator:
 	    echo "rtl-verilator-$${line:-smoke $$name-mode$$mode: no result line}"; \
 	    echo "$$line" | grep -q ' 0 failed$$' || fail=1; \
 	  done; done; [ $$fail -eq 0 ]
+
+# the log-depth allocator proven equal to the reference chain with yosys sat (P = 2..8), one line
+# per shape; and its depth/area scaling against the chain (iCE40 LUT levels, LUTs)
+prove-alloc:
+	@YOSYS=$(YOSYS) bash scripts/prove-alloc.sh
+
+synth-alloc:
+	@YOSYS=$(YOSYS) bash scripts/synth/alloc-scaling.sh
+
+# the allocator against the chain at P = 32 (tb_lcan_alloc_eq.v with ALLOC_EQ_BIG), Verilator
+test-alloc-big:
+	@mkdir -p $(RTL_BUILD); dir=$(RTL_BUILD)/vl-alloc-eq; \
+	$(VERILATOR) --binary --timing -O2 -Wno-fatal -Wno-lint -Wno-style -DALLOC_EQ_BIG \
+	  --top-module tb_lcan_alloc_eq -Mdir $$dir tb/cells/tb_lcan_alloc_eq.v $(RTL_CELL_EXTRA) \
+	  rtl/lcan_rr_pick.v rtl/lcan_prefix_count.v rtl/lcan_alloc.v -o valloc > $$dir.log 2>&1 \
+	  || { tail -20 $$dir.log; exit 1; }; \
+	out=$$($$dir/valloc); echo "$$out" | grep -v finish | head -20; \
+	echo "$$out" | grep -qE '^alloc_eq: [0-9]+ passed, 0 failed$$'

@@ -5,7 +5,9 @@
 // debug view (docs/spec.md 13, 9).
 //
 // Timing: inputs are applied while clk is low; the rising edge is at 5 time units into each
-// 10-unit cycle; outputs are read 1 unit after it, once every register has settled.
+// 10-unit cycle; outputs are read 5 units after it, at the falling edge, once every register has
+// settled, and the next inputs are applied in the same time step (two time steps per cycle: each
+// one makes Verilator re-evaluate the logic that reads testbench signals).
 // Cycle k (k = 0, 1, ..) of the harness is the k-th rising edge.
 //
 // The only simulator difference - DPI-C under Verilator, VPI system tasks under Icarus (the same C,
@@ -198,9 +200,9 @@ module tb_top;
                     dumping = 1'b1;
                 end
                 #5 clk = 1'b1;
-                #1 harness_outputs;
+                #5 harness_outputs;
                 cyc = cyc + 1;
-                #4 clk = 1'b0;
+                clk = 1'b0;
                 harness_inputs;
             end
         end
