@@ -10,6 +10,7 @@
  *  2. cm5, packet mode, uniform random unicast traffic offered on every port every tick
  *     (lcan_net_tick): switch-ticks per second and the accepted load.
  *  3. lcan(2,2,1024), circuit mode, the tick-level pass driver (lcan_route_perm on lcan_net_tick).
+ *  4. open-loop traffic (lcan_traffic_run_model): model cycles/s and switch-cycles/s (bench_traffic).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include <time.h>
 
 #include "lcan.h"
+#include "lcan_traffic.h"
 
 static double now(void)
 {
@@ -182,8 +184,44 @@ static void bench_ticklevel(void)
     lcan_topo_free(t);
 }
 
+/* 4. Open-loop traffic (lcan_traffic.h, `lcan traffic`): uniform random, 10k warm-up + 10k measured
+ *    cycles, drain of the measured packets; best of 3 runs. Model cycles/s and switch-cycles/s
+ *    (every switch x every cycle, idle or not: the figure a full-scan simulator would need). */
+static void bench_traffic(void)
+{
+    static const struct { const char *spec; double load; } runs[] = {
+        {"kary(4,3)", 0.1}, {"kary(4,3)", 0.55}, {"cm5", 0.1}, {"cm5", 0.3}, {"lcan(4,4,256)", 0.1},
+    };
+    size_t k;
+    printf("open-loop traffic (lcan traffic SPEC --pattern uniform --load L, 10k + 10k cycles, best of 3):\n");
+    printf("  %-16s %5s %9s %9s %12s %14s\n", "network", "load", "accepted", "latency", "cycles/s", "switch-cyc/s");
+    for (k = 0; k < sizeof runs / sizeof runs[0]; k++) {
+        lcan_topo *t = parse(runs[k].spec);
+        lcan_traffic_pattern *p = NULL;
+        lcan_traffic_opts o;
+        lcan_traffic_result r;
+        double best = 1e30;
+        int rep;
+        lcan_traffic_pattern_new(t, "uniform", NULL, &p, NULL, 0);
+        lcan_traffic_opts_default(&o);
+        o.load = runs[k].load;
+        for (rep = 0; rep < 3; rep++) {
+            double t0 = now(), dt;
+            lcan_traffic_run_model(t, p, &o, &r);
+            dt = now() - t0;
+            if (dt < best)
+                best = dt;
+        }
+        printf("  %-16s %5.2f %9.4f %9.3f %12.0f %14.3g\n", runs[k].spec, runs[k].load, r.accepted, r.latency_avg,
+               (double)r.cycles / best, (double)r.cycles * (double)total_switches(t) / best);
+        lcan_traffic_pattern_free(p);
+        lcan_topo_free(t);
+    }
+}
+
 int main(void)
 {
+    bench_traffic();
     bench_fast();
     bench_packet();
     bench_ticklevel();

@@ -51,6 +51,69 @@ static void do_reset(lcan_net *n, uint32_t seed)
             n->cr[g->port_base[l] + x] = (uint16_t)((l == 1 && (int)(x % (uint32_t)g->P[l]) < g->D[l]) ? 0 : n->cfg.depth);
     for (q = 0; q < g->NP; q++)
         n->inj_cr[q] = (uint16_t)n->cfg.depth;
+    if (n->fast) {
+        memset(n->arr_cur, 0, g->n_sw * sizeof *n->arr_cur);
+        memset(n->arr_nxt, 0, g->n_sw * sizeof *n->arr_nxt);
+        memset(n->fifo_m, 0, g->n_sw * sizeof *n->fifo_m);
+        memset(n->act_stamp, 0, g->n_sw * sizeof *n->act_stamp);
+        for (l = 1; l <= g->h; l++)
+            for (x = 0; x < g->S[l]; x++)
+                n->avail_m[g->sw_base[l] + x] = g->P[l] >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << g->P[l]) - 1u);
+        n->n_act_cur = n->n_act_nxt = 0;
+        n->n_wr_q = n->n_wr_d = 0;
+        n->n_crl_cur = n->n_crl_nxt = 0;
+        n->n_lcr_cur = n->n_lcr_nxt = 0;
+        n->n_ejl_q = n->n_ejl_d = 0;
+        n->n_inj_zero = 0;
+        n->ticks = 0;
+    }
+}
+
+/* Fast mode (net_internal.h): the per-switch and per-port tables and the event state. */
+static int fast_alloc(lcan_net *n)
+{
+    const lcan_geom *g = &n->g;
+    size_t ns = g->n_sw, np = g->n_port;
+    int l, j;
+    uint32_t x;
+    n->fast = n->cfg.mode == LCAN_PACKET;
+    for (l = 1; l <= g->h; l++)
+        if (g->P[l] > 64)
+            n->fast = 0;
+    if (!n->fast)
+        return 0;
+    n->sw_level = malloc(ns);
+    n->port_sw = malloc(np * sizeof *n->port_sw);
+    n->port_loc = malloc(np);
+    n->arr_cur = malloc(ns * sizeof *n->arr_cur);
+    n->arr_nxt = malloc(ns * sizeof *n->arr_nxt);
+    n->crl_cur = malloc(np * sizeof *n->crl_cur);
+    n->crl_nxt = malloc(np * sizeof *n->crl_nxt);
+    n->lcr_cur = malloc((size_t)g->NP * sizeof *n->lcr_cur);
+    n->lcr_nxt = malloc((size_t)g->NP * sizeof *n->lcr_nxt);
+    n->ejl_q = malloc((size_t)g->NP * sizeof *n->ejl_q);
+    n->ejl_d = malloc((size_t)g->NP * sizeof *n->ejl_d);
+    n->fifo_m = malloc(ns * sizeof *n->fifo_m);
+    n->avail_m = malloc(ns * sizeof *n->avail_m);
+    n->act_cur = malloc(ns * sizeof *n->act_cur);
+    n->act_nxt = malloc(ns * sizeof *n->act_nxt);
+    n->act_stamp = malloc(ns * sizeof *n->act_stamp);
+    n->wr_q = malloc(2 * np * sizeof *n->wr_q);
+    n->wr_d = malloc(2 * np * sizeof *n->wr_d);
+    if (!n->sw_level || !n->port_sw || !n->port_loc || !n->arr_cur || !n->arr_nxt || !n->crl_cur || !n->crl_nxt || !n->lcr_cur || !n->lcr_nxt || !n->ejl_q || !n->ejl_d ||
+        !n->fifo_m || !n->avail_m || !n->act_cur || !n->act_nxt || !n->act_stamp || !n->wr_q || !n->wr_d)
+        return -1;
+    for (l = 1; l <= g->h; l++)
+        for (x = 0; x < g->S[l]; x++) {
+            uint32_t sw = g->sw_base[l] + x;
+            n->sw_level[sw] = (uint8_t)l;
+            for (j = 0; j < g->P[l]; j++) {
+                uint32_t gp = g->port_base[l] + x * (uint32_t)g->P[l] + (uint32_t)j;
+                n->port_sw[gp] = sw;
+                n->port_loc[gp] = (uint8_t)j;
+            }
+        }
+    return 0;
 }
 
 lcan_status lcan_net_new(const lcan_topo *t, const lcan_cfg *cfg, lcan_net **out)
@@ -114,6 +177,10 @@ lcan_status lcan_net_new(const lcan_topo *t, const lcan_cfg *cfg, lcan_net **out
         lcan_net_free(n);
         return LCAN_ERR_NOMEM;
     }
+    if (fast_alloc(n) != 0) {
+        lcan_net_free(n);
+        return LCAN_ERR_NOMEM;
+    }
     do_reset(n, 0);
     *out = n;
     return LCAN_OK;
@@ -138,6 +205,24 @@ void lcan_net_free(lcan_net *n)
     free(n->fcount);
     free(n->served);
     free(n->inj_cr);
+    free(n->sw_level);
+    free(n->port_sw);
+    free(n->port_loc);
+    free(n->arr_cur);
+    free(n->arr_nxt);
+    free(n->crl_cur);
+    free(n->crl_nxt);
+    free(n->lcr_cur);
+    free(n->lcr_nxt);
+    free(n->ejl_q);
+    free(n->ejl_d);
+    free(n->fifo_m);
+    free(n->avail_m);
+    free(n->act_cur);
+    free(n->act_nxt);
+    free(n->act_stamp);
+    free(n->wr_q);
+    free(n->wr_d);
     free(n);
 }
 
@@ -178,6 +263,38 @@ static void leaf_tick(lcan_net *n, const lcan_in *in)
     }
 }
 
+/* leaf_tick in fast mode: the same registers; the injection register is only written when valid
+ * (the level-1 switch reads it only when woken by it); the credits from the level-1 switches come
+ * from the list of the ports they were returned to on the previous tick (lcr_cur). */
+static void leaf_fast(lcan_net *n, const lcan_in *in)
+{
+    const uint8_t *iv = in->inj_flit != NULL ? in->inj_valid : NULL;
+    const uint32_t *lg = n->g.leaf_gp;
+    uint32_t q, k, NP = n->g.NP;
+    if (iv != NULL)
+        for (q = 0; q < NP; q++) {
+            if ((q & 7u) == 0 && q + 8 <= NP) { /* eight ports at a time: most are idle */
+                uint64_t w;
+                memcpy(&w, iv + q, 8);
+                if (w == 0) {
+                    q += 7;
+                    continue;
+                }
+            }
+            if (iv[q] && n->inj_cr[q] > 0) {
+                uint32_t gp = lg[q], sw = n->port_sw[gp];
+                if (--n->inj_cr[q] == 0)
+                    n->n_inj_zero++;
+                n->inj[q] = LCAN_VALID | (in->inj_flit[q] & n->fmask);
+                n->arr_nxt[sw] |= (uint64_t)1 << n->port_loc[gp];
+                lcan_net_wake(n, sw);
+            }
+        }
+    for (k = 0; k < n->n_lcr_cur; k++)
+        if (n->inj_cr[n->lcr_cur[k]]++ == 0)
+            n->n_inj_zero--;
+}
+
 static void write_outputs(const lcan_net *n, lcan_out *out)
 {
     const lcan_geom *g = &n->g;
@@ -185,6 +302,23 @@ static void write_outputs(const lcan_net *n, lcan_out *out)
     int l;
     if (out == NULL)
         return;
+    if (n->fast && out->inj_ready && out->inj_ack && out->ej_valid && out->ej_flit) {
+        /* every flit towards a leaf was written on this tick: its port is in ejl_q */
+        uint32_t k;
+        if (n->n_inj_zero == 0)
+            memset(out->inj_ready, 1, g->NP);
+        else
+            for (q = 0; q < g->NP; q++)
+                out->inj_ready[q] = (uint8_t)(n->inj_cr[q] != 0);
+        memset(out->inj_ack, 0, g->NP);
+        memset(out->ej_valid, 0, g->NP);
+        memset(out->ej_flit, 0, g->NP * sizeof *out->ej_flit);
+        for (k = 0; k < n->n_ejl_q; k++) {
+            uint32_t qq = n->ejl_q[k];
+            out->ej_valid[qq] = 1;
+            out->ej_flit[qq] = n->flit_q[g->leaf_gp[qq]] & n->fmask;
+        }
+    } else
     for (q = 0; q < g->NP; q++) {
         uint64_t f = n->flit_q[g->leaf_gp[q]];
         if (out->inj_ready)
@@ -224,6 +358,40 @@ lcan_status lcan_net_tick(lcan_net *n, const lcan_in *in, lcan_out *out)
         memset(n->flit_q, 0, g->n_port * sizeof *n->flit_q);
         memset(n->bk_q, 0, g->n_port);
         leaf_tick(n, in);
+    } else if (n->fast) {
+        uint64_t *t64;
+        uint32_t *t32, k, nn;
+        for (k = 0; k < n->n_wr_d; k++) {
+            n->flit_d[n->wr_d[k]] = 0;
+            n->bk_d[n->wr_d[k]] = 0;
+        }
+        n->n_wr_d = 0;
+        for (k = 0; k < n->n_act_cur; k++)
+            lcan_net_packet_switch_fast(n, n->act_cur[k]);
+        for (k = 0; k < n->n_crl_cur; k++) { /* credits arriving this tick (spec 8.3 step 6) */
+            uint32_t go = n->crl_cur[k];
+            n->cr[go]++;
+            n->avail_m[n->port_sw[go]] |= (uint64_t)1 << n->port_loc[go];
+        }
+        leaf_fast(n, in);
+        tmp = n->flit_q; n->flit_q = n->flit_d; n->flit_d = tmp;
+        tmp = n->bk_q; n->bk_q = n->bk_d; n->bk_d = tmp;
+        t32 = n->wr_q; n->wr_q = n->wr_d; n->wr_d = t32;
+        nn = n->n_wr_q; n->n_wr_q = n->n_wr_d; n->n_wr_d = nn;
+        t64 = n->arr_cur; n->arr_cur = n->arr_nxt; n->arr_nxt = t64;
+        t32 = n->crl_cur; n->crl_cur = n->crl_nxt; n->crl_nxt = t32;
+        t32 = n->lcr_cur; n->lcr_cur = n->lcr_nxt; n->lcr_nxt = t32;
+        t32 = n->ejl_q; n->ejl_q = n->ejl_d; n->ejl_d = t32;
+        n->n_ejl_q = n->n_ejl_d;
+        n->n_ejl_d = 0;
+        n->n_lcr_cur = n->n_lcr_nxt;
+        n->n_lcr_nxt = 0;
+        n->n_crl_cur = n->n_crl_nxt;
+        n->n_crl_nxt = 0;
+        t32 = n->act_cur; n->act_cur = n->act_nxt; n->act_nxt = t32;
+        n->n_act_cur = n->n_act_nxt;
+        n->n_act_nxt = 0;
+        n->ticks++;
     } else {
         for (l = 1; l <= g->h; l++)
             for (x = 0; x < g->S[l]; x++) {

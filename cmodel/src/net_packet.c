@@ -130,3 +130,255 @@ void lcan_net_packet_switch(struct lcan_net *n, int l, uint32_t x)
     if (nreq > 0)
         n->lfsr[sw] = lcan_lfsr_step(n->lfsr[sw]);
 }
+
+/* ------------------------------------------------------------------ fast path (P <= 64)
+ *
+ * The same steps as lcan_net_packet_switch, on 64-bit port masks, for a switch that has something
+ * to do (net_internal.h: arriving flits or a non-empty FIFO). Arriving credits only add to cr after
+ * the allocation (step 6), so net.c adds them after every switch has run, without a visit. Only the registers
+ * that become non-zero are written; net.c zeroes them again two ticks later (wr_d). */
+
+static inline uint64_t bit64(int i) { return (uint64_t)1 << i; }
+
+static inline uint64_t range64(int lo, int hi) /* ports lo..hi-1, 0 <= lo <= hi <= 64 */
+{
+    uint64_t a = hi >= 64 ? ~(uint64_t)0 : (bit64(hi) - 1u);
+    return a & ~(bit64(lo) - 1u);
+}
+
+/* Several candidates, or a broadcast: the allocator of spec 6 on masks. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void switch_general(struct lcan_net *n, uint32_t sw)
+{
+    const lcan_geom *g = &n->g;
+    int l = n->sw_level[sw];
+    uint32_t x = sw - g->sw_base[l];
+    int P = g->P[l], D = g->D[l];
+    uint32_t pb = g->port_base[l] + x * (uint32_t)P, depth = (uint32_t)n->cfg.depth;
+    uint64_t arr = n->arr_cur[sw], fm = n->fifo_m[sw], avail = n->avail_m[sw];
+    uint64_t cands = arr | fm, m;
+    uint64_t leafdn = l == 1 ? range64(0, D) : 0; /* level-1 downers: no credits */
+
+    n->arr_cur[sw] = 0;
+    if (cands) {
+        uint64_t cand[64], want[64], full[64], grant[64];
+        int start[64];
+        uint64_t reqm = 0, allm = 0, consumed = 0;
+        lcan_offsets off = lcan_sw_offsets(g, l, n->lfsr[sw]);
+        for (m = cands; m; m &= m - 1u) {
+            int i = lcan_ctz64(m);
+            uint32_t gp = pb + (uint32_t)i;
+            uint64_t f;
+            if ((fm >> i) & 1u) {
+                f = n->fifo[(size_t)gp * depth + n->fhead[gp]];
+            } else {
+                uint32_t pr = g->peer[gp];
+                f = (pr & LCAN_PEER_LEAF) ? n->inj[pr & ~LCAN_PEER_LEAF] : n->flit_q[pr];
+            }
+            cand[i] = f;
+            if (!((f >> n->sh_bcast) & 1u)) {
+                int cls = lcan_route_decide(g, l, g->hi[sw], i, lcan_net_dest(n, f));
+                if (cls == LCAN_CLASS_DROP) {
+                    consumed |= bit64(i);
+                    continue;
+                }
+                if (cls == LCAN_CLASS_UP) {
+                    want[i] = range64(D, P);
+                    start[i] = D + off.r_up;
+                } else {
+                    want[i] = range64(cls * g->p[l], (cls + 1) * g->p[l]);
+                    start[i] = cls * g->p[l] + off.r_dn;
+                }
+            } else if (i < D && l < g->h) {
+                want[i] = full[i] = bit64(D);
+                start[i] = D;
+            } else {
+                int c;
+                full[i] = 0;
+                for (c = 0; c < g->m[l]; c++)
+                    full[i] |= bit64(c * g->p[l]);
+                want[i] = full[i] & ~n->served[gp].w[0];
+                start[i] = 0;
+                allm |= bit64(i);
+            }
+            reqm |= bit64(i);
+        }
+        if (reqm) {
+            /* spec 6: inputs in the order r_in, .., P-1, 0, .., r_in-1 */
+            uint64_t taken = 0, part[2];
+            int k;
+            part[0] = reqm & ~(bit64(off.r_in) - 1u);
+            part[1] = reqm & (bit64(off.r_in) - 1u);
+            for (k = 0; k < 2; k++)
+                for (m = part[k]; m; m &= m - 1u) {
+                    int i = lcan_ctz64(m);
+                    uint64_t fr = want[i] & avail & ~taken, gr;
+                    if ((allm >> i) & 1u) {
+                        gr = fr;
+                    } else {
+                        uint64_t hi = fr & ~(bit64(start[i]) - 1u);
+                        gr = hi ? (hi & (0u - hi)) : (fr & (0u - fr));
+                    }
+                    grant[i] = gr;
+                    taken |= gr;
+                }
+        }
+        for (m = cands; m; m &= m - 1u) {
+            int i = lcan_ctz64(m), from_fifo = (int)((fm >> i) & 1u), cons;
+            uint32_t gp = pb + (uint32_t)i;
+            if ((reqm >> i) & 1u) {
+                uint64_t gr = grant[i], gm, done;
+                for (gm = gr; gm; gm &= gm - 1u) {
+                    int o = lcan_ctz64(gm);
+                    uint32_t go = pb + (uint32_t)o, pr = g->peer[go];
+                    n->flit_d[go] = cand[i];
+                    n->wr_d[n->n_wr_d++] = go;
+                    if (pr & LCAN_PEER_LEAF)
+                        n->ejl_d[n->n_ejl_d++] = pr & ~LCAN_PEER_LEAF;
+                    if (!((leafdn >> o) & 1u) && --n->cr[go] == 0)
+                        avail &= ~bit64(o);
+                    if (o >= D)
+                        n->cnt_up[l]++;
+                    else
+                        n->cnt_down[l]++;
+                    if (!(pr & LCAN_PEER_LEAF)) {
+                        uint32_t ps = n->port_sw[pr];
+                        n->arr_nxt[ps] |= bit64(n->port_loc[pr]);
+                        lcan_net_wake(n, ps);
+                    }
+                }
+                if ((allm >> i) & 1u) {
+                    done = n->served[gp].w[0] | gr;
+                    cons = (full[i] & ~done) == 0;
+                    if (!cons)
+                        n->served[gp].w[0] = done; /* a ONE request that is not granted adds nothing */
+                } else {
+                    cons = gr != 0;
+                }
+            } else {
+                cons = (int)((consumed >> i) & 1u);
+            }
+            if (cons) {
+                uint32_t pr = g->peer[gp];
+                if ((allm >> i) & 1u) /* served is only ever set by ALL requests */
+                    n->served[gp].w[0] = 0;
+                if (from_fifo) {
+                    fifo_pop(n, gp);
+                    if (n->fcount[gp] == 0)
+                        fm &= ~bit64(i);
+                }
+                n->bk_d[gp] = 1;
+                n->wr_d[n->n_wr_d++] = gp;
+                if (!(pr & LCAN_PEER_LEAF))
+                    n->crl_nxt[n->n_crl_nxt++] = pr;
+                else
+                    n->lcr_nxt[n->n_lcr_nxt++] = pr & ~LCAN_PEER_LEAF;
+            }
+            if (((arr >> i) & 1u) && (from_fifo || !cons)) {
+                uint32_t pr = g->peer[gp];
+                fifo_push(n, gp, (pr & LCAN_PEER_LEAF) ? n->inj[pr & ~LCAN_PEER_LEAF] : n->flit_q[pr]);
+                fm |= bit64(i);
+            }
+        }
+        if (reqm)
+            n->lfsr[sw] = lcan_lfsr_step(n->lfsr[sw]);
+    }
+    n->avail_m[sw] = avail;
+    n->fifo_m[sw] = fm;
+    if (fm)
+        lcan_net_wake(n, sw);
+}
+
+void lcan_net_packet_switch_fast(struct lcan_net *n, uint32_t sw)
+{
+    const lcan_geom *g = &n->g;
+    uint64_t arr = n->arr_cur[sw], fm = n->fifo_m[sw], cands = arr | fm;
+    int l, P, D;
+    uint32_t pb, depth = (uint32_t)n->cfg.depth;
+    uint64_t avail, leafdn;
+    if (cands == 0 || (cands & (cands - 1u))) {
+        switch_general(n, sw);
+        return;
+    }
+    {
+        /* one candidate (the common case below saturation): the allocator's rotation cannot matter */
+        int i = lcan_ctz64(cands), from_fifo = fm != 0, cons = 1, cls;
+        uint32_t gp, pr;
+        uint64_t f;
+        l = n->sw_level[sw];
+        P = g->P[l];
+        D = g->D[l];
+        pb = g->port_base[l] + (sw - g->sw_base[l]) * (uint32_t)P;
+        gp = pb + (uint32_t)i;
+        pr = g->peer[gp];
+        f = from_fifo ? n->fifo[(size_t)gp * depth + n->fhead[gp]]
+                      : ((pr & LCAN_PEER_LEAF) ? n->inj[pr & ~LCAN_PEER_LEAF] : n->flit_q[pr]);
+        if ((f >> n->sh_bcast) & 1u) {
+            switch_general(n, sw);
+            return;
+        }
+        avail = n->avail_m[sw];
+        leafdn = l == 1 ? range64(0, D) : 0;
+        n->arr_cur[sw] = 0;
+        cls = lcan_route_decide(g, l, g->hi[sw], i, lcan_net_dest(n, f));
+        if (cls != LCAN_CLASS_DROP) {
+            uint32_t s = n->lfsr[sw];
+            uint64_t want, fr, hi, gr;
+            int start;
+            if (cls == LCAN_CLASS_UP) {
+                want = range64(D, P);
+                start = D + lcan_lfsr_offset((s >> 8) & 0xFFu, g->up_mask[l], g->U[l]);
+            } else {
+                want = range64(cls * g->p[l], (cls + 1) * g->p[l]);
+                start = cls * g->p[l] + lcan_lfsr_offset((s >> 16) & 0xFFu, g->dn_mask[l], g->p[l]);
+            }
+            fr = want & avail;
+            hi = fr & ~(bit64(start) - 1u);
+            gr = hi ? (hi & (0u - hi)) : (fr & (0u - fr));
+            cons = gr != 0;
+            if (gr) {
+                int o = lcan_ctz64(gr);
+                uint32_t go = pb + (uint32_t)o, po = g->peer[go];
+                n->flit_d[go] = f;
+                n->wr_d[n->n_wr_d++] = go;
+                if (po & LCAN_PEER_LEAF)
+                    n->ejl_d[n->n_ejl_d++] = po & ~LCAN_PEER_LEAF;
+                if (!((leafdn >> o) & 1u) && --n->cr[go] == 0)
+                    avail &= ~bit64(o);
+                if (o >= D)
+                    n->cnt_up[l]++;
+                else
+                    n->cnt_down[l]++;
+                if (!(po & LCAN_PEER_LEAF)) {
+                    uint32_t ps = n->port_sw[po];
+                    n->arr_nxt[ps] |= bit64(n->port_loc[po]);
+                    lcan_net_wake(n, ps);
+                }
+            }
+            n->lfsr[sw] = lcan_lfsr_step(s);
+        }
+        if (cons) {
+            if (from_fifo) {
+                fifo_pop(n, gp);
+                if (n->fcount[gp] == 0)
+                    fm = 0;
+            }
+            n->bk_d[gp] = 1;
+            n->wr_d[n->n_wr_d++] = gp;
+            if (!(pr & LCAN_PEER_LEAF))
+                n->crl_nxt[n->n_crl_nxt++] = pr;
+            else
+                n->lcr_nxt[n->n_lcr_nxt++] = pr & ~LCAN_PEER_LEAF;
+        }
+        if (arr && (from_fifo || !cons)) {
+            fifo_push(n, gp, (pr & LCAN_PEER_LEAF) ? n->inj[pr & ~LCAN_PEER_LEAF] : n->flit_q[pr]);
+            fm = bit64(i);
+        }
+    }
+    n->avail_m[sw] = avail;
+    n->fifo_m[sw] = fm;
+    if (fm)
+        lcan_net_wake(n, sw);
+}
