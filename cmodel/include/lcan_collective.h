@@ -83,6 +83,9 @@ typedef struct {
     int paper_is_bound;      /* 1: paper_steps is a lower bound, not an exact count */
     int64_t expect_steps;    /* our own independently derived count for this case, -1 if none */
     const char *expect_ref;  /* how expect_steps is derived (static string) */
+    int64_t lower_bound;     /* the papers' lower bound for this op on this network, -1 if none
+                                (seed 000 Table 1 / Lemma 3, seed 001 Thm 2 / (8); collective_bounds.c) */
+    const char *lower_bound_ref; /* which result gives it, or why there is none (static string) */
     int max_queue;           /* largest FIFO occupancy inferred from the debug view (-1: no view) */
     int max_queue_ub;        /* upper bound on it from the same view */
     int max_outstanding;     /* largest DEPTH - cr_o seen */
@@ -108,6 +111,12 @@ lcan_status lcan_collective_run(const lcan_topo *t, lcan_coll_op op, const lcan_
  * larger than 4, its payload width), run, free. o's depth / payload_w / debug are overridden. */
 lcan_status lcan_collective_run_model(const lcan_topo *t, lcan_coll_op op, const lcan_coll_opts *o,
                                       lcan_coll_result *res);
+
+/* The model lcan_collective_run_model builds, for a caller that builds it itself (e.g. to watch
+ * the ticks): *cfg is packet mode with lcan_collective_engine_cfg's payload width and depth (o->depth
+ * when that is larger), *run is *o with the same payload_w and depth (debug is left to the caller). */
+void lcan_collective_model_cfg(const lcan_topo *t, lcan_coll_op op, const lcan_coll_opts *o, lcan_cfg *cfg,
+                               lcan_coll_opts *run);
 
 /* Names: "bcast" "scatter" "gather" "mnb" "alltoall" "reduce" "prefix". */
 const char *lcan_coll_op_name(lcan_coll_op op);
@@ -137,8 +146,18 @@ typedef struct {
     int correct;          /* every processor got every item it should, exactly once */
 } lcan_tree003_row;
 
-/* Fill rows (at most max) for height H (1..10); returns the number of rows, or -1 on bad H or
- * out of memory. */
+/* Relaying order: LCAN_T3_FARTHEST (the paper's: a processor forwards the packet with the most tree
+ * hops left, oldest among equals; single I/O serves the senders in that order, a greedy
+ * max-weight matching) or LCAN_T3_OLDEST (the packet that reached its processor first). Flooding
+ * packets (A1-A3) are always oldest first. */
+#define LCAN_T3_OLDEST 0
+#define LCAN_T3_FARTHEST 1
+
+/* Fill rows (at most max) for height H (1..10) with schedule sched; returns the number of rows, or
+ * -1 on bad H / sched or out of memory. The last row (op "receivers") is Result 9: steps = the most
+ * processors receiving in one step over the single-I/O runs, paper_claim 5n/8 (an upper bound). */
+int lcan_tree003_table_sched(int H, int sched, lcan_tree003_row *rows, int max);
+/* lcan_tree003_table_sched(H, LCAN_T3_FARTHEST, ...) */
 int lcan_tree003_table(int H, lcan_tree003_row *rows, int max);
 
 /* Ring orders used by A4-A7: in-order labelling, and a ring whose neighbours are at most 3 tree

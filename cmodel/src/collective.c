@@ -592,6 +592,8 @@ lcan_status lcan_collective_run(const lcan_topo *t, lcan_coll_op op, const lcan_
     res->expect_steps = -1;
     res->paper_ref = "";
     res->expect_ref = "";
+    res->lower_bound = -1;
+    res->lower_bound_ref = "";
     res->max_queue = res->max_queue_ub = res->max_outstanding = -1;
     memset(&d, 0, sizeof d);
     memset(&si, 0, sizeof si);
@@ -638,6 +640,7 @@ lcan_status lcan_collective_run(const lcan_topo *t, lcan_coll_op op, const lcan_
     res->paper_is_bound = si.paper_is_bound;
     res->expect_steps = si.expect;
     res->expect_ref = si.expect_ref;
+    coll_lower_bound(t, op, o, &res->lower_bound, &res->lower_bound_ref);
     if (st != LCAN_OK)
         goto done;
     if ((st = build_lists(&d)) != LCAN_OK)
@@ -758,6 +761,22 @@ static size_t model_debug(void *engine, uint8_t *buf, size_t len)
     return lcan_net_debug_dump((const lcan_net *)engine, buf, len);
 }
 
+void lcan_collective_model_cfg(const lcan_topo *t, lcan_coll_op op, const lcan_coll_opts *o, lcan_cfg *cfg,
+                               lcan_coll_opts *run)
+{
+    int pw, depth;
+    *run = *o;
+    lcan_collective_engine_cfg(t, op, o, &pw, &depth);
+    if (o->depth > depth)
+        depth = o->depth;
+    lcan_cfg_default(cfg);
+    cfg->mode = LCAN_PACKET;
+    cfg->payload_w = pw;
+    cfg->depth = depth;
+    run->payload_w = pw;
+    run->depth = depth;
+}
+
 lcan_status lcan_collective_run_model(const lcan_topo *t, lcan_coll_op op, const lcan_coll_opts *o,
                                       lcan_coll_result *res)
 {
@@ -765,19 +784,9 @@ lcan_status lcan_collective_run_model(const lcan_topo *t, lcan_coll_op op, const
     lcan_net *n = NULL;
     lcan_coll_opts oo;
     lcan_status st;
-    int pw, depth;
     if (t == NULL || o == NULL || res == NULL)
         return LCAN_ERR_ARG;
-    oo = *o;
-    lcan_collective_engine_cfg(t, op, o, &pw, &depth);
-    if (o->depth > depth)
-        depth = o->depth;
-    lcan_cfg_default(&cfg);
-    cfg.mode = LCAN_PACKET;
-    cfg.payload_w = pw;
-    cfg.depth = depth;
-    oo.payload_w = pw;
-    oo.depth = depth;
+    lcan_collective_model_cfg(t, op, o, &cfg, &oo);
     oo.debug = model_debug;
     if ((st = lcan_net_new(t, &cfg, &n)) != LCAN_OK)
         return st;

@@ -60,4 +60,7 @@ int64_t coll_seed001_bound(const lcan_topo *t);
  * w_1 * .. * w_(l+1) * p_(l+1) (seed 001's w(n) for that subtree). */
 uint64_t coll_capacity(const lcan_topo *t, int l);
 
+/* The papers' lower bound for op on t (-1: none) and its reference (collective_bounds.c). */
+void coll_lower_bound(const lcan_topo *t, lcan_coll_op op, const lcan_coll_opts *o, int64_t *lb, const char **ref);
+
 #endif

@@ -27,6 +27,10 @@ void lcan_collective_print(FILE *f, const lcan_topo *t, lcan_coll_op op, const c
         lcan_json_i64(f, r->expect_steps);
         fprintf(f, ", \"expect_ref\": ");
         lcan_json_string(f, r->expect_ref);
+        fprintf(f, ", \"lower_bound\": ");
+        lcan_json_i64(f, r->lower_bound);
+        fprintf(f, ", \"lower_bound_ref\": ");
+        lcan_json_string(f, r->lower_bound_ref != NULL ? r->lower_bound_ref : "");
         fprintf(f, ", \"max_queue\": %d, \"max_queue_ub\": %d, \"max_outstanding\": %d", r->max_queue, r->max_queue_ub,
                r->max_outstanding);
         fprintf(f, ", \"queue_up\": [");
@@ -53,6 +57,10 @@ void lcan_collective_print(FILE *f, const lcan_topo *t, lcan_coll_op op, const c
         fprintf(f, "paper_steps      none  (%s)\n", r->paper_ref);
     if (r->expect_steps >= 0)
         fprintf(f, "expect_steps     %lld  (%s)\n", (long long)r->expect_steps, r->expect_ref);
+    if (r->lower_bound >= 0)
+        fprintf(f, "lower_bound      %lld  (%s)\n", (long long)r->lower_bound, r->lower_bound_ref);
+    else
+        fprintf(f, "lower_bound      none  (%s)\n", r->lower_bound_ref != NULL ? r->lower_bound_ref : "");
     fprintf(f, "max_queue        %d  (inferred from the debug view; upper bound %d, max DEPTH-cr %d)\n", r->max_queue,
            r->max_queue_ub, r->max_outstanding);
     fprintf(f, "queue per level  up:");

@@ -168,8 +168,11 @@ typedef struct {
     uint64_t want, have, dup, nitems;
     long last;
     const uint32_t *ring;
+    uint32_t *rcum;      /* rcum[i] = sum of tree distances of ring hops 0..i-1 (n + 1 entries) */
     uint32_t stamp;
     int nomem;
+    int sched;           /* LCAN_T3_OLDEST or LCAN_T3_FARTHEST */
+    long max_rx;         /* most processors receiving in one step (Result 9) */
 } t3sim;
 
 static void q_push(t3sim *s, uint32_t v, int link, uint32_t id)
@@ -277,16 +280,50 @@ static void arrive(t3sim *s, uint32_t id, uint32_t v, uint32_t from, long step)
     enqueue(s, v, id);
 }
 
-static int sim_init(t3sim *s, int H, int multi, uint64_t nitems, const uint32_t *ring)
+static int sim_init(t3sim *s, int H, int multi, uint64_t nitems, const uint32_t *ring, int sched)
 {
+    uint32_t i;
     memset(s, 0, sizeof *s);
     s->n = (1u << (H + 1)) - 1;
     s->multi = multi;
     s->ring = ring;
+    s->sched = sched;
     s->nitems = nitems;
     s->q = calloc((size_t)s->n * 3, sizeof *s->q);
     s->seen = calloc((size_t)(nitems * s->n), 1);
-    return s->q != NULL && s->seen != NULL;
+    if (ring != NULL && (s->rcum = malloc(((size_t)s->n + 1) * sizeof *s->rcum)) != NULL) {
+        s->rcum[0] = 0;
+        for (i = 0; i < s->n; i++)
+            s->rcum[i + 1] = s->rcum[i] + (uint32_t)tree_dist(ring[i], ring[(i + 1) % s->n]);
+    }
+    return s->q != NULL && s->seen != NULL && (ring == NULL || s->rcum != NULL);
+}
+
+/* Tree hops of m ring hops forward from ring position a. */
+static uint32_t ring_fwd(const t3sim *s, uint32_t a, uint32_t m)
+{
+    uint32_t n = s->n;
+    if (a + m <= n)
+        return s->rcum[a + m] - s->rcum[a];
+    return s->rcum[n] - s->rcum[a] + s->rcum[a + m - n];
+}
+
+/* Farthest-first priority: tree hops packet id still has to travel from processor v (flooding
+ * packets: 0, so that they stay oldest first). */
+static uint32_t remaining(const t3sim *s, uint32_t id, uint32_t v)
+{
+    const t3pkt *p = &s->p[id];
+    uint32_t r, m, a;
+    if (p->flood || s->rcum == NULL)
+        return 0;
+    r = (uint32_t)tree_dist(v, p->tgt);
+    if (p->hops <= 1)
+        return r;
+    m = (uint32_t)p->hops - 1;
+    a = (uint32_t)p->rpos;
+    if (p->dir > 0)
+        return r + ring_fwd(s, a, m);
+    return r + ring_fwd(s, (a + s->n - m % s->n) % s->n, m);
 }
 
 static void sim_free(t3sim *s)
@@ -298,15 +335,42 @@ static void sim_free(t3sim *s)
     free(s->q);
     free(s->seen);
     free(s->p);
+    free(s->rcum);
 }
 
 typedef struct { uint32_t id, from, to; } t3send;
-typedef struct { uint32_t stamp, v; int link; } t3cand;
+typedef struct { uint32_t rem, stamp, v; int link; } t3cand;
 
+/* farthest (most tree hops left) first, then oldest; with LCAN_T3_OLDEST rem is 0 throughout */
 static int cand_cmp(const void *pa, const void *pb)
 {
     const t3cand *a = pa, *b = pb;
+    if (a->rem != b->rem)
+        return a->rem > b->rem ? -1 : 1;
     return a->stamp < b->stamp ? -1 : (a->stamp > b->stamp ? 1 : 0);
+}
+
+/* Farthest-first: move the queue's packet with the most hops left (oldest among equals) to its
+ * head; returns its priority. */
+static uint32_t pick_farthest(const t3sim *s, t3q *q, uint32_t v)
+{
+    size_t i, best = 0;
+    uint32_t br = 0, bs = 0;
+    for (i = 0; i < q->n; i++) {
+        uint32_t id = q->a[(q->head + i) % q->cap], r = remaining(s, id, v), st = s->p[id].stamp;
+        if (i == 0 || r > br || (r == br && st < bs)) {
+            best = i;
+            br = r;
+            bs = st;
+        }
+    }
+    if (best != 0) {
+        size_t hi = q->head, bi = (q->head + best) % q->cap;
+        uint32_t tmp = q->a[hi];
+        q->a[hi] = q->a[bi];
+        q->a[bi] = tmp;
+    }
+    return br;
 }
 
 static int link_allowed(const t3sim *s, uint32_t v, int link, int phase)
@@ -340,6 +404,7 @@ static long sim_run(t3sim *s)
                 t3q *q = &s->q[v * 3 + (uint32_t)link];
                 if (q->n == 0 || !link_allowed(s, v, link, phase))
                     continue;
+                cand[nc].rem = s->sched == LCAN_T3_FARTHEST ? pick_farthest(s, q, v) : 0;
                 cand[nc].stamp = s->p[q->a[q->head]].stamp;
                 cand[nc].v = v;
                 cand[nc].link = link;
@@ -366,6 +431,20 @@ static long sim_run(t3sim *s)
             q->head = (q->head + 1) % q->cap;
             q->n--;
         }
+        {
+            long nrx = 0;
+            for (v = 0; v < n; v++)
+                nrx += rx[v];
+            if (s->multi) {
+                memset(rx, 0, n);
+                for (k = 0; k < ns; k++)
+                    rx[snd[k].to] = 1;
+                for (nrx = 0, v = 0; v < n; v++)
+                    nrx += rx[v];
+            }
+            if (nrx > s->max_rx)
+                s->max_rx = nrx;
+        }
         if (ns == 0) {
             int any = 0;
             for (k = 0; k < (size_t)n * 3; k++)
@@ -385,11 +464,11 @@ static long sim_run(t3sim *s)
 /* ------------------------------------------------------------------ the algorithms */
 
 /* A1 / A2 from source src. */
-static long run_bcast(int H, int multi, uint32_t src)
+static long run_bcast(int H, int multi, uint32_t src, long *max_rx)
 {
     t3sim s;
     long r;
-    if (!sim_init(&s, H, multi, 1, NULL)) {
+    if (!sim_init(&s, H, multi, 1, NULL, LCAN_T3_OLDEST)) {
         sim_free(&s);
         return -1;
     }
@@ -397,17 +476,19 @@ static long run_bcast(int H, int multi, uint32_t src)
     s.seen[src] = 1;
     flood_out(&s, src, UINT32_MAX, 0);
     r = sim_run(&s);
+    if (max_rx != NULL && s.max_rx > *max_rx)
+        *max_rx = s.max_rx;
     sim_free(&s);
     return r;
 }
 
 /* A3 with one packet per item (sLRP schedule, flooding). */
-static long run_a3_packets(int H)
+static long run_a3_packets(int H, long *max_rx)
 {
     t3sim s;
     uint32_t v;
     long r;
-    if (!sim_init(&s, H, 0, (1u << (H + 1)) - 1, NULL)) {
+    if (!sim_init(&s, H, 0, (1u << (H + 1)) - 1, NULL, LCAN_T3_OLDEST)) {
         sim_free(&s);
         return -1;
     }
@@ -418,6 +499,8 @@ static long run_a3_packets(int H)
         flood_out(&s, v, UINT32_MAX, v);
     }
     r = sim_run(&s);
+    if (s.max_rx > *max_rx)
+        *max_rx = s.max_rx;
     sim_free(&s);
     return r;
 }
@@ -472,12 +555,12 @@ static int32_t pos_in_ring(const uint32_t *ring, uint32_t n, uint32_t v)
 }
 
 /* A4: every item circulates the ring one way. */
-static long run_a4(int H, const uint32_t *ring)
+static long run_a4(int H, const uint32_t *ring, int sched)
 {
     t3sim s;
     uint32_t i;
     long r;
-    if (!sim_init(&s, H, 1, (1u << (H + 1)) - 1, ring)) {
+    if (!sim_init(&s, H, 1, (1u << (H + 1)) - 1, ring, sched)) {
         sim_free(&s);
         return -1;
     }
@@ -528,12 +611,13 @@ static void scatter_from(t3sim *s, uint32_t src, int optionB)
 }
 
 /* A5 / A6 from one source (all = 0) or A7 (all sources at once). */
-static long run_scatter(int H, int multi, int optionB, const uint32_t *ring, int all, uint32_t src)
+static long run_scatter(int H, int multi, int optionB, const uint32_t *ring, int all, uint32_t src, int sched,
+                        long *max_rx)
 {
     t3sim s;
     uint32_t n = (1u << (H + 1)) - 1, v;
     long r;
-    if (!sim_init(&s, H, multi, (uint64_t)n * n, ring)) {
+    if (!sim_init(&s, H, multi, (uint64_t)n * n, ring, sched)) {
         sim_free(&s);
         return -1;
     }
@@ -542,6 +626,8 @@ static long run_scatter(int H, int multi, int optionB, const uint32_t *ring, int
         if (all || v == src)
             scatter_from(&s, v, optionB);
     r = sim_run(&s);
+    if (max_rx != NULL && !multi && s.max_rx > *max_rx)
+        *max_rx = s.max_rx;
     sim_free(&s);
     return r;
 }
@@ -567,12 +653,12 @@ static void row(lcan_tree003_row *rows, int *k, int max, const char *op, const c
     r->correct = steps != -1; /* -2: not run (too large) */
 }
 
-static long worst_bcast(int H, int multi)
+static long worst_bcast(int H, int multi, long *max_rx)
 {
     uint32_t n = (1u << (H + 1)) - 1, v;
     long worst = 0;
     for (v = 0; v < n; v++) {
-        long r = run_bcast(H, multi, v);
+        long r = run_bcast(H, multi, v, multi ? NULL : max_rx);
         if (r < 0)
             return -1;
         if (r > worst)
@@ -581,12 +667,12 @@ static long worst_bcast(int H, int multi)
     return worst;
 }
 
-static long worst_scatter(int H, int multi, int optionB, const uint32_t *ring)
+static long worst_scatter(int H, int multi, int optionB, const uint32_t *ring, int sched, long *max_rx)
 {
     uint32_t n = (1u << (H + 1)) - 1, v;
     long worst = 0;
     for (v = 0; v < n; v++) {
-        long r = run_scatter(H, multi, optionB, ring, 0, v);
+        long r = run_scatter(H, multi, optionB, ring, 0, v, sched, max_rx);
         if (r < 0)
             return -1;
         if (r > worst)
@@ -595,15 +681,17 @@ static long worst_scatter(int H, int multi, int optionB, const uint32_t *ring)
     return worst;
 }
 
-int lcan_tree003_table(int H, lcan_tree003_row *rows, int max)
+int lcan_tree003_table_sched(int H, int sched, lcan_tree003_row *rows, int max)
 {
     uint32_t n, *rin, *rsh;
-    double dn, te_lb;
+    double dn, te_lb, half;
     int k = 0, heavy;
-    if (H < 1 || H > 10 || rows == NULL)
+    long rx = 0;
+    if (H < 1 || H > 10 || rows == NULL || (sched != LCAN_T3_OLDEST && sched != LCAN_T3_FARTHEST))
         return -1;
     n = (1u << (H + 1)) - 1;
     dn = (double)n;
+    half = (double)(n / 2); /* the paper's n/2: ring hops to the opposite node, floor(n/2) for odd n */
     heavy = H <= 6; /* worst-case loops and total exchange only up to n = 127 */
     rin = malloc(n * sizeof *rin);
     rsh = malloc(n * sizeof *rsh);
@@ -616,43 +704,60 @@ int lcan_tree003_table(int H, lcan_tree003_row *rows, int max)
     lcan_tree003_ring(H, 1, rsh);
     te_lb = ((dn - 1) / 2 + 1) * ((dn - 1) / 2);
 
-    row(rows, &k, max, "bcast", "A1", "single", "root", run_bcast(H, 0, 0), 2 * H, "Result 1: 2h from the root",
+    row(rows, &k, max, "bcast", "A1", "single", "root", run_bcast(H, 0, 0, &rx), 2 * H, "Result 1: 2h from the root",
         2 * H, "Table 1 / Result 2: 2h");
-    row(rows, &k, max, "bcast", "A1", "single", "worst", heavy ? worst_bcast(H, 0) : -2, 3 * H - 1,
+    row(rows, &k, max, "bcast", "A1", "single", "worst", heavy ? worst_bcast(H, 0, &rx) : -2, 3 * H - 1,
         "Result 3: at most 3h-1", 2 * H, "Table 1 / Result 2: 2h");
-    row(rows, &k, max, "bcast", "A2", "multiple", "root", run_bcast(H, 1, 0), H, "Result 4: h from the root", H,
+    row(rows, &k, max, "bcast", "A2", "multiple", "root", run_bcast(H, 1, 0, NULL), H, "Result 4: h from the root", H,
         "Table 1 / Result 5: h");
-    row(rows, &k, max, "bcast", "A2", "multiple", "worst", heavy ? worst_bcast(H, 1) : -2, 2 * H,
+    row(rows, &k, max, "bcast", "A2", "multiple", "worst", heavy ? worst_bcast(H, 1, NULL) : -2, 2 * H,
         "Result 6: at most 2h", H, "Table 1 / Result 5: h");
-    row(rows, &k, max, "mnb", "A3 packet per item", "single", "all", heavy ? run_a3_packets(H) : -2, -1,
+    row(rows, &k, max, "mnb", "A3 packet per item", "single", "all", heavy ? run_a3_packets(H, &rx) : -2, -1,
         "Result 8: not optimal (no count)", dn - 1, "Table 1 / Result 7: n-1");
-    row(rows, &k, max, "mnb", "A3 merged updates", "single", "all", run_a3_merged(H), 6 * H,
-        "A3: repeat (left, right, parent) 2h times = 6h", dn - 1, "Table 1 / Result 7: n-1 (one item per message)");
-    row(rows, &k, max, "mnb", "A4 ring=inorder", "multiple", "all", heavy ? run_a4(H, rin) : -2, -1,
+    row(rows, &k, max, "mnb", "A3 merged updates", "single", "all", run_a3_merged(H), -1,
+        "A3: repeat (left, right, parent) 2h times (no step count stated)", dn - 1,
+        "Table 1 / Result 7: n-1 (one item per message)");
+    row(rows, &k, max, "mnb", "A4 ring=inorder", "multiple", "all", heavy ? run_a4(H, rin, sched) : -2, -1,
         "in-order ring: neighbours up to h apart (no count)", (dn - 1) / 3, "Table 1 / Result 10: (n-1)/3");
-    row(rows, &k, max, "mnb", "A4 ring=shaw", "multiple", "all", heavy ? run_a4(H, rsh) : -2, 3 * (dn - 1),
+    row(rows, &k, max, "mnb", "A4 ring=shaw", "multiple", "all", heavy ? run_a4(H, rsh, sched) : -2, 3 * (dn - 1),
         "bounded-neighbour ring: at most 3(n-1)", (dn - 1) / 3, "Table 1 / Result 10: (n-1)/3");
-    row(rows, &k, max, "scatter", "A5 option A ring=shaw", "single", "root", run_scatter(H, 0, 0, rsh, 0, 0),
-        3 * (dn - 1), "Corollary: option A takes 3(n-1)", dn - 1, "Table 1 / Result 11: n-1");
-    row(rows, &k, max, "scatter", "A5 option A ring=shaw", "single", "worst", heavy ? worst_scatter(H, 0, 0, rsh) : -2,
-        3 * (dn - 1), "Corollary: option A takes 3(n-1)", dn - 1, "Table 1 / Result 11: n-1");
-    row(rows, &k, max, "scatter", "A5 option B ring=shaw", "single", "root", run_scatter(H, 0, 1, rsh, 0, 0),
-        3 * (dn / 2), "Corollary: option B takes 3(n/2)", dn - 1, "Table 1 / Result 11: n-1");
-    row(rows, &k, max, "scatter", "A5 option B ring=shaw", "single", "worst", heavy ? worst_scatter(H, 0, 1, rsh) : -2,
-        3 * (dn / 2), "Corollary: option B takes 3(n/2)", dn - 1, "Table 1 / Result 11: n-1");
-    row(rows, &k, max, "scatter", "A5 option B ring=inorder", "single", "worst",
-        heavy ? worst_scatter(H, 0, 1, rin) : -2, -1, "(no count for the in-order ring)", dn - 1,
+    row(rows, &k, max, "scatter", "A5 option A ring=shaw", "single", "root",
+        run_scatter(H, 0, 0, rsh, 0, 0, sched, &rx), 3 * (dn - 1), "Corollary: by scheme A 3(n-1)", dn - 1,
         "Table 1 / Result 11: n-1");
-    row(rows, &k, max, "scatter", "A6 ring=shaw", "multiple", "root", run_scatter(H, 1, 1, rsh, 0, 0), 3 * (dn / 2),
-        "A6: at most 3(n/2)", (dn - 1) / 3, "Table 1: (n-1)/3 (Result 13's text reads (n-1)/9)");
-    row(rows, &k, max, "scatter", "A6 ring=shaw", "multiple", "worst", heavy ? worst_scatter(H, 1, 1, rsh) : -2,
-        3 * (dn / 2), "A6: at most 3(n/2)", (dn - 1) / 3, "Table 1: (n-1)/3 (Result 13's text reads (n-1)/9)");
+    row(rows, &k, max, "scatter", "A5 option A ring=shaw", "single", "worst",
+        heavy ? worst_scatter(H, 0, 0, rsh, sched, &rx) : -2, 3 * (dn - 1), "Corollary: by scheme A 3(n-1)", dn - 1,
+        "Table 1 / Result 11: n-1");
+    row(rows, &k, max, "scatter", "A5 option B ring=shaw", "single", "root",
+        run_scatter(H, 0, 1, rsh, 0, 0, sched, &rx), 3 * half,
+        "Corollary: option B 3*(n/2), n/2 = floor(n/2) ring hops", dn - 1, "Table 1 / Result 11: n-1");
+    row(rows, &k, max, "scatter", "A5 option B ring=shaw", "single", "worst",
+        heavy ? worst_scatter(H, 0, 1, rsh, sched, &rx) : -2, 3 * half,
+        "Corollary: option B 3*(n/2), n/2 = floor(n/2) ring hops", dn - 1, "Table 1 / Result 11: n-1");
+    row(rows, &k, max, "scatter", "A5 option B ring=inorder", "single", "worst",
+        heavy ? worst_scatter(H, 0, 1, rin, sched, &rx) : -2, -1, "(no count for the in-order ring)", dn - 1,
+        "Table 1 / Result 11: n-1");
+    row(rows, &k, max, "scatter", "A6 ring=shaw", "multiple", "root", run_scatter(H, 1, 1, rsh, 0, 0, sched, NULL),
+        3 * half, "A6: at most 3*(n/2), n/2 = floor(n/2)", (dn - 1) / 3,
+        "Table 1: (n-1)/3 (Result 13's text reads (n-1)/9)");
+    row(rows, &k, max, "scatter", "A6 ring=shaw", "multiple", "worst",
+        heavy ? worst_scatter(H, 1, 1, rsh, sched, NULL) : -2, 3 * half, "A6: at most 3*(n/2), n/2 = floor(n/2)",
+        (dn - 1) / 3, "Table 1: (n-1)/3 (Result 13's text reads (n-1)/9)");
     row(rows, &k, max, "alltoall", "A7 = A5 option A ring=shaw", "single", "all",
-        heavy ? run_scatter(H, 0, 0, rsh, 1, 0) : -2, -1, "(no count)", te_lb,
+        heavy ? run_scatter(H, 0, 0, rsh, 1, 0, sched, &rx) : -2, -1, "(no count)", te_lb,
         "Result 14: ((n-1)/2+1)(n-1)/2 packets cross the root-left edge");
-    row(rows, &k, max, "alltoall", "A7 = A6 ring=shaw", "multiple", "all", heavy ? run_scatter(H, 1, 1, rsh, 1, 0) : -2,
-        -1, "(no count)", te_lb, "Result 14: ((n-1)/2+1)(n-1)/2 packets cross the root-left edge");
+    row(rows, &k, max, "alltoall", "A7 = A6 ring=shaw", "multiple", "all",
+        heavy ? run_scatter(H, 1, 1, rsh, 1, 0, sched, NULL) : -2, -1, "(no count)", te_lb,
+        "Result 14: ((n-1)/2+1)(n-1)/2 packets cross the root-left edge");
+    /* Result 9: an upper bound on concurrency, not a step count; steps = the most processors that
+     * received in one step over every single-I/O run above */
+    row(rows, &k, max, "receivers", "max per step, single-I/O rows", "single", "all", rx, 5.0 * dn / 8.0,
+        "Result 9: at most ~5n/8 receive per step (upper bound)", -1, "(an upper bound, not a step count)");
     free(rin);
     free(rsh);
     return k;
+}
+
+int lcan_tree003_table(int H, lcan_tree003_row *rows, int max)
+{
+    return lcan_tree003_table_sched(H, LCAN_T3_FARTHEST, rows, max);
 }
