@@ -1,7 +1,7 @@
 # Top-level Makefile: conventional targets. Each directory owns a fragment (*.mk) that adds its
 # rules and appends its test targets to TESTS. `make test` is what CI runs (.ci/run).
 #
-#   make deps    install missing tools with apt-get (Debian)
+#   make deps    install missing tools with apt-get (Debian), pinned PyPI tools into build/venv
 #   make         build build/lcan (the command-line tool) and build/liblcan.a
 #   make run     the main study, short version (RTL vs model vs recurrence table)
 #   make test    every test suite; also under ASan/UBSan
@@ -22,12 +22,16 @@ YOSYS      ?= yosys
 TESTS :=
 .DEFAULT_GOAL := all
 .PHONY: all deps test lint bench synth clean sim mutants
+# a recipe that fails (or is interrupted) removes its half-written target
+.DELETE_ON_ERROR:
 
 include cmodel/cmodel.mk
 -include rtl/rtl.mk
 -include tb/tb.mk
 -include scripts/scripts.mk
 include scripts/study.mk
+-include examples/examples.mk
+-include scripts/verible.mk
 
 # Lint and a smoke synthesis are part of the tests: verilator -Wall on every RTL configuration of
 # rtl/rtl.mk, and one small switch through yosys synth_ice40 (the full `make lint` adds iverilog

@@ -26,6 +26,7 @@ SYNTH_STAMPS  := $(SYNTH_CFGS:%=$(SYNTH_OUT)/cfg/%.cfg)
 
 synth:
 	@bash scripts/synth/check-tools.sh
+	@$(PYTHON) scripts/synth/collect.py --check-cache $(SYNTH_OUT)
 	@t0=$$(date +%s); \
 	 $(MAKE) --no-print-directory -j$(SYNTH_JOBS) synth-results; rc=$$?; \
 	 t1=$$(date +%s); \

@@ -201,8 +201,14 @@ def cmd_sweep(args):
     rows = []
     done = {}
     if args.resume and os.path.exists(args.resume):   # points measured by an interrupted run
-        for r in csv.DictReader(open(args.resume)):
-            done[(r["figure"], r["spec"], r["pattern"], r["engine"], int(r["trials"]))] = r
+        with open(args.resume, newline="") as f:
+            for r in csv.DictReader(f):
+                # the last row of a killed run may be cut off: it is measured again
+                if any(r.get(k) in (None, "") for k in CSV_FIELDS) or not r["trials"].isdigit():
+                    print("study: %s: an incomplete row (an interrupted write?): measuring it again"
+                          % args.resume, file=sys.stderr)
+                    continue
+                done[(r["figure"], r["spec"], r["pattern"], r["engine"], int(r["trials"]))] = r
     with open(tmp, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=CSV_FIELDS)
         w.writeheader()
@@ -241,6 +247,8 @@ def _gp(script, out_png):
     r = subprocess.run(["gnuplot"], input=script.replace("@OUT@", tmp), text=True,
                        capture_output=True)
     if r.returncode != 0:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
         die("gnuplot failed for %s: %s" % (out_png, r.stderr.strip()))
     os.replace(tmp, out_png)
 
@@ -474,8 +482,14 @@ def cmd_report(args):
             out.append("- %s: measured %s; recurrence %s" % (r["spec"], r["stage_occupancy"],
                        " ".join("%.4f" % x for x in rec)))
     tmp = args.out + ".tmp"
-    open(tmp, "w").write("\n".join(out) + "\n")
-    os.replace(tmp, args.out)
+    try:
+        with open(tmp, "w") as f:
+            f.write("\n".join(out) + "\n")
+        os.replace(tmp, args.out)
+    except OSError:  # a full disk: the old report stays, no partial one under its name
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
     return 0
 
 
@@ -506,4 +520,15 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # every output (CSV, PNG, docs/results.md) is written under NAME.tmp and renamed when complete; a
+    # sweep's NAME.tmp is kept when it is interrupted (pass it to --resume). An unwritable or full
+    # output is one line, exit 1, not a traceback.
+    try:
+        rc = main()
+        sys.stdout.flush()
+    except KeyboardInterrupt:
+        rc = 130
+    except OSError as e:
+        print("study: %s%s" % (e.strerror or e, ": %s" % e.filename if e.filename else ""), file=sys.stderr)
+        rc = 1
+    sys.exit(rc)

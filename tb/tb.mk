@@ -5,6 +5,8 @@
 #   build/tb/lcan_tb.vpi   the same harness with the VPI front end, loaded by vvp
 #   test-tb                lockstep matrix, Icarus agreement, route rtl == model, negative test
 #   bench-tb               cycles/s: Verilator, Icarus, lockstep vs RTL alone
+#   bench-scale            16..1,024 leaves: Verilator build time, RTL alone and lockstep cycles/s,
+#                          switch-cycles/s, growth exponent of build time against switches (long)
 # Simulation binaries are built on demand by tb/lcan-rtl under build/sim/ (cached).
 
 TB_HDR    := $(wildcard tb/harness/*.h) $(CM_HDR)
@@ -26,13 +28,14 @@ $(BUILD)/tb/obj/%.o: tb/harness/%.c $(TB_HDR)
 
 TB_CORE_OBJ := $(BUILD)/tb/obj/tb_core.o $(BUILD)/tb/obj/tb_drive.o
 
+# built under NAME.tmp, renamed when complete (a killed make leaves no partial file under the name)
 $(BUILD)/tb/libtb_vl.a: $(TB_CORE_OBJ) $(BUILD)/tb/obj/tb_dpi.o $(CM_OBJ)
-	@rm -f $@; ar rcs $@ $^
+	@rm -f $@.tmp; ar rcs $@.tmp $^ && mv -f $@.tmp $@
 
 $(BUILD)/tb/lcan_tb.vpi: $(TB_CORE_OBJ) $(BUILD)/tb/obj/tb_vpi.o $(BUILD)/liblcan.a
-	$(CC) -shared -o $@ $(TB_CORE_OBJ) $(BUILD)/tb/obj/tb_vpi.o $(BUILD)/liblcan.a -lm
+	$(CC) -shared -o $@.tmp $(TB_CORE_OBJ) $(BUILD)/tb/obj/tb_vpi.o $(BUILD)/liblcan.a -lm && mv -f $@.tmp $@
 
-.PHONY: tb-libs test-tb bench-tb
+.PHONY: tb-libs test-tb bench-tb bench-scale
 tb-libs: $(BUILD)/tb/libtb_vl.a $(BUILD)/tb/lcan_tb.vpi $(BUILD)/lcan
 
 test-tb: tb-libs
@@ -42,4 +45,7 @@ bench-tb: tb-libs
 	@bash tb/bench-tb.sh
 
 TESTS += test-tb
-bench: bench-tb
+bench-scale: tb-libs
+	@bash tb/bench-scale.sh
+
+bench: bench-tb bench-scale

@@ -37,6 +37,14 @@ lcan_status lcan_study_route(const lcan_topo *t, int payload_w, const char *patt
                              char *err, size_t errlen);
 void lcan_study_route_free(lcan_study_route_stats *s);
 
+/* The same, calling progress(ctx, k, trials) after trial k - 1 (k = 1..trials) when progress is not
+ * NULL: the caller decides whether and how to show it (the library never prints). */
+typedef void (*lcan_study_progress_fn)(void *ctx, long done, long total);
+lcan_status lcan_study_route_progress(const lcan_topo *t, int payload_w, const char *pattern, long trials,
+                                      uint64_t seed, int max_passes, lcan_tick_fn tick, void *engine,
+                                      lcan_study_route_stats *s, char *err, size_t errlen,
+                                      lcan_study_progress_fn progress, void *ctx);
+
 /* Prints the result as `lcan route` does: one JSON object (json != 0) or the text table. */
 void lcan_study_route_print(FILE *f, const lcan_topo *t, const char *pattern, const char *engine,
                             const lcan_study_route_stats *s, int json);

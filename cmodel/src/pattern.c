@@ -11,11 +11,11 @@
  *   lcan_trial_net_seed(seed, k) = high 32 bits of the next splitmix64 output from state
  *                                  lcan_trial_rng(seed, k) ^ 0x6A09E667F3BCC909
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "status.h"
 #include "topo_internal.h"
 
 uint64_t lcan_rng_next(uint64_t *state)
@@ -73,17 +73,6 @@ static int log2_exact(uint32_t n)
     return k;
 }
 
-static lcan_status fail(char *err, size_t errlen, lcan_status st, const char *fmt, ...)
-{
-    va_list ap;
-    if (err != NULL && errlen > 0) {
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return st;
-}
-
 static lcan_status from_file(const lcan_topo *t, const char *path, uint32_t *perm, char *err,
                              size_t errlen)
 {
@@ -94,7 +83,7 @@ static lcan_status from_file(const lcan_topo *t, const char *path, uint32_t *per
     int c;
 
     if (f == NULL)
-        return fail(err, errlen, LCAN_ERR_IO, "pattern file '%s' cannot be read", path);
+        return lcan_fail(err, errlen, LCAN_ERR_IO, "pattern file '%s' cannot be read", path);
     seen = calloc(n, 1);
     if (seen == NULL) {
         fclose(f);
@@ -115,24 +104,24 @@ static lcan_status from_file(const lcan_topo *t, const char *path, uint32_t *per
         }
         if (digits == 0 || (c != EOF && c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '\f' &&
                             c != '\v')) {
-            st = fail(err, errlen, LCAN_ERR_PATTERN,
+            st = lcan_fail(err, errlen, LCAN_ERR_PATTERN,
                       "pattern file '%s': entry %lu is not a non-negative integer", path,
                       (unsigned long)k + 1);
             break;
         }
         if (k >= n) {
-            st = fail(err, errlen, LCAN_ERR_PATTERN,
+            st = lcan_fail(err, errlen, LCAN_ERR_PATTERN,
                       "pattern file '%s': more than N=%lu entries", path, (unsigned long)n);
             break;
         }
         if (v >= n) {
-            st = fail(err, errlen, LCAN_ERR_PATTERN,
+            st = lcan_fail(err, errlen, LCAN_ERR_PATTERN,
                       "pattern file '%s': entry %lu is out of range 0..%lu", path,
                       (unsigned long)k + 1, (unsigned long)n - 1);
             break;
         }
         if (seen[v]) {
-            st = fail(err, errlen, LCAN_ERR_PATTERN,
+            st = lcan_fail(err, errlen, LCAN_ERR_PATTERN,
                       "pattern file '%s': value %lu appears twice (entry %lu)", path, (unsigned long)v,
                       (unsigned long)k + 1);
             break;
@@ -143,9 +132,9 @@ static lcan_status from_file(const lcan_topo *t, const char *path, uint32_t *per
             break;
     }
     if (st == LCAN_OK && ferror(f))
-        st = fail(err, errlen, LCAN_ERR_IO, "pattern file '%s' cannot be read", path);
+        st = lcan_fail(err, errlen, LCAN_ERR_IO, "pattern file '%s' cannot be read", path);
     if (st == LCAN_OK && k != n)
-        st = fail(err, errlen, LCAN_ERR_PATTERN, "pattern file '%s': %lu entries, need N=%lu", path,
+        st = lcan_fail(err, errlen, LCAN_ERR_PATTERN, "pattern file '%s': %lu entries, need N=%lu", path,
                   (unsigned long)k, (unsigned long)n);
     free(seen);
     fclose(f);
@@ -171,7 +160,7 @@ lcan_status lcan_pattern(const lcan_topo *t, const char *pattern, uint64_t *rng_
     if (err != NULL && errlen > 0)
         err[0] = '\0';
     if (t == NULL || pattern == NULL || perm == NULL)
-        return fail(err, errlen, LCAN_ERR_ARG, "pattern: missing argument");
+        return lcan_fail(err, errlen, LCAN_ERR_ARG, "pattern: missing argument");
     n = t->N;
     if (strncmp(pattern, "file:", 5) == 0 || strncmp(pattern, "FILE:", 5) == 0)
         return from_file(t, pattern + 5, perm, err, errlen);
@@ -183,10 +172,10 @@ lcan_status lcan_pattern(const lcan_topo *t, const char *pattern, uint64_t *rng_
     }
     if (same_word(pattern, "random") || same_word(pattern, "worst")) {
         if (rng_state == NULL)
-            return fail(err, errlen, LCAN_ERR_ARG, "pattern '%s' needs a generator state",
+            return lcan_fail(err, errlen, LCAN_ERR_ARG, "pattern '%s' needs a generator state",
                         pattern);
         if (same_word(pattern, "worst") && t->m[t->h] < 2)
-            return fail(err, errlen, LCAN_ERR_PATTERN, "pattern '%s' needs m_h >= 2 (m_h=%lu)",
+            return lcan_fail(err, errlen, LCAN_ERR_PATTERN, "pattern '%s' needs m_h >= 2 (m_h=%lu)",
                         pattern, (unsigned long)t->m[t->h]);
         fisher_yates(perm, n, rng_state);
         if (same_word(pattern, "worst")) {
@@ -208,10 +197,10 @@ lcan_status lcan_pattern(const lcan_topo *t, const char *pattern, uint64_t *rng_
         int bits = log2_exact(n);
         uint32_t mask;
         if (bits < 0)
-            return fail(err, errlen, LCAN_ERR_PATTERN,
+            return lcan_fail(err, errlen, LCAN_ERR_PATTERN,
                         "pattern '%s' needs N a power of two (N=%lu)", pattern, (unsigned long)n);
         if (same_word(pattern, "transpose") && bits % 2 != 0)
-            return fail(err, errlen, LCAN_ERR_PATTERN,
+            return lcan_fail(err, errlen, LCAN_ERR_PATTERN,
                         "pattern '%s' needs N a power of four (N=%lu)", pattern, (unsigned long)n);
         mask = bits >= 32 ? UINT32_MAX : (((uint32_t)1 << bits) - 1u);
         for (s = 0; s < n; s++) {
@@ -230,7 +219,7 @@ lcan_status lcan_pattern(const lcan_topo *t, const char *pattern, uint64_t *rng_
         }
         return LCAN_OK;
     }
-    return fail(err, errlen, LCAN_ERR_PATTERN,
+    return lcan_fail(err, errlen, LCAN_ERR_PATTERN,
                 "unknown pattern '%s' (expected identity, random, worst, bitrev, transpose, shuffle or "
                 "file:PATH)",
                 pattern);

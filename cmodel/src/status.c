@@ -1,7 +1,12 @@
 /*
- * status.c - lcan_strerror: one short English phrase per status code (lcan.h).
+ * status.c - lcan_strerror: one short English phrase per status code (lcan.h); lcan_fail, a status
+ * with its message (status.h).
  */
+#include <stdarg.h>
+#include <stdio.h>
+
 #include "lcan.h"
+#include "status.h"
 
 const char *lcan_strerror(lcan_status st)
 {
@@ -16,4 +21,15 @@ const char *lcan_strerror(lcan_status st)
     case LCAN_ERR_STALL:   return "routing did not finish within the pass limit";
     }
     return "unknown status";
+}
+
+lcan_status lcan_fail(char *err, size_t errlen, lcan_status st, const char *fmt, ...)
+{
+    va_list ap;
+    if (err != NULL && errlen > 0) {
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return st;
 }

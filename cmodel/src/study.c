@@ -24,6 +24,15 @@ lcan_status lcan_study_route(const lcan_topo *t, int payload_w, const char *patt
                              int max_passes, lcan_tick_fn tick, void *engine, lcan_study_route_stats *s,
                              char *err, size_t errlen)
 {
+    return lcan_study_route_progress(t, payload_w, pattern, trials, seed, max_passes, tick, engine, s, err, errlen,
+                                     NULL, NULL);
+}
+
+lcan_status lcan_study_route_progress(const lcan_topo *t, int payload_w, const char *pattern, long trials,
+                                      uint64_t seed, int max_passes, lcan_tick_fn tick, void *engine,
+                                      lcan_study_route_stats *s, char *err, size_t errlen,
+                                      lcan_study_progress_fn progress, void *ctx)
+{
     uint32_t n;
     int h, l, d, u;
     uint32_t *perm = NULL;
@@ -62,7 +71,11 @@ lcan_status lcan_study_route(const lcan_topo *t, int payload_w, const char *patt
         uint32_t ns = lcan_trial_net_seed(seed, (uint32_t)k);
         lcan_route_result res;
         perr[0] = 0;
-        st = lcan_pattern(t, pattern, &rng, perm, perr, sizeof perr);
+        /* a file pattern is the same permutation for every trial: read it once (stdin, a FIFO) */
+        if (k > 0 && (strncmp(pattern, "file:", 5) == 0 || strncmp(pattern, "FILE:", 5) == 0))
+            st = LCAN_OK;
+        else
+            st = lcan_pattern(t, pattern, &rng, perm, perr, sizeof perr);
         if (st != LCAN_OK) {
             fail(err, errlen, perr[0] ? perr : lcan_strerror(st), -1, NULL);
             goto done;
@@ -92,6 +105,8 @@ lcan_status lcan_study_route(const lcan_topo *t, int payload_w, const char *patt
         psum += res.passes;
         for (l = 0; l < h; l++)
             s->stage_occupancy[l] += occ[l];
+        if (progress != NULL)
+            progress(ctx, k + 1, trials);
     }
     s->first_pass_mean = sum / (double)trials;
     for (k = 0; k < trials; k++)

@@ -17,7 +17,7 @@
 
 static const char usage[] =
     "usage: lcan collective SPEC --op OP [options] [--engine E] [--json]\n"
-    "       lcan collective --cbt H [--json]\n"
+    "       lcan collective --cbt H [--sched farthest|oldest] [--json]\n"
     "Runs a collective operation on the network SPEC in packet mode and prints the measured steps\n"
     "(tick of the last delivery, first injection on tick 1) next to the papers' count.\n"
     "  --op OP         bcast scatter gather mnb alltoall reduce prefix\n"
@@ -34,22 +34,28 @@ static const char usage[] =
     "  --engine E      model (default), rtl (Verilator) or icarus; rtl/icarus run tb/lcan-rtl\n"
     "  --cbt H         seed 003: a complete binary tree of 2^(H+1)-1 processors, H = 1..8 (MODEL\n"
     "                  ONLY - our networks have no processors at inner nodes)\n"
+    "  --sched S       --cbt: relaying order farthest (most hops left first, the paper's; default)\n"
+    "                  or oldest (first arrived first, the earlier schedule)\n"
+    "  --mem-limit GB  refuse an operation whose memory estimate exceeds GB (default: MemAvailable)\n"
+    "  --check         check the arguments (spec, options, memory) and exit: 0 or 2\n"
+    "  --progress      progress on stderr (default: only when stderr is a terminal); mnb and\n"
+    "                  alltoall show the time left from the deliveries so far\n"
     "  --json          one JSON object: op, spec, engine, steps, paper_steps, paper_ref, max_queue,\n"
     "                  messages, correct, and the details (--cbt: one object with a rows array)\n";
 
 typedef struct {
-    const char *spec, *engine, *op_name, *algo, *combine;
+    const char *spec, *engine, *op_name, *algo, *combine, *mem_limit, *sched;
     lcan_coll_op op;
     long root, flits, trees, compact, depth, cbt;
     uint64_t seed;
-    int json, phased, has_op;
+    int json, phased, has_op, check, progress;
 } coll_args;
 
 static int parse_args(int argc, char **argv, coll_args *a)
 {
     const char *root = NULL, *flits = NULL, *trees = NULL, *compact = NULL, *depth = NULL, *seed = NULL,
-               *cbt = NULL, *v;
-    int i, r, opts = 1;
+               *cbt = NULL;
+    int r;
     memset(a, 0, sizeof *a);
     a->engine = "model";
     a->algo = "hw";
@@ -58,58 +64,21 @@ static int parse_args(int argc, char **argv, coll_args *a)
     a->trees = 1;
     a->seed = 1;
     a->cbt = -1;
-    for (i = 1; i < argc; i++)
-        if (tool_is_help(argv[i])) {
-            fputs(usage, stdout);
-            return 1;
-        }
-    for (i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (opts && strcmp(arg, "--") == 0) {
-            opts = 0;
-            continue;
-        }
-        if (!opts || !tool_is_option(arg)) {
-            if (a->spec != NULL) {
-                tool_error("collective: unexpected argument '%s' (one SPEC only)", arg);
-                return -1;
-            }
-            a->spec = arg;
-            continue;
-        }
-        if ((r = tool_opt_flag("collective", arg, "--json")) != 0) {
-            if (r < 0)
-                return -1;
-            a->json = 1;
-            continue;
-        }
-        if ((r = tool_opt_flag("collective", arg, "--phased")) != 0) {
-            if (r < 0)
-                return -1;
-            a->phased = 1;
-            continue;
-        }
-#define VALUE_OPT(name, dst)                                                      \
-        if ((r = tool_opt_value("collective", argc, argv, &i, name, &v)) != 0) {  \
-            if (r < 0)                                                            \
-                return -1;                                                        \
-            dst = v;                                                              \
-            continue;                                                             \
-        }
-        VALUE_OPT("--op", a->op_name)
-        VALUE_OPT("--root", root)
-        VALUE_OPT("--flits", flits)
-        VALUE_OPT("--trees", trees)
-        VALUE_OPT("--algo", a->algo)
-        VALUE_OPT("--combine", a->combine)
-        VALUE_OPT("--compact", compact)
-        VALUE_OPT("--depth", depth)
-        VALUE_OPT("--seed", seed)
-        VALUE_OPT("--engine", a->engine)
-        VALUE_OPT("--cbt", cbt)
-#undef VALUE_OPT
-        tool_error("collective: unknown option '%s' (try 'lcan collective --help')", arg);
-        return -1;
+    {
+        const tool_opt opts[] = {
+            {"--json", &a->json, NULL},         {"--check", &a->check, NULL},
+            {"--phased", &a->phased, NULL},     {"--progress", &a->progress, NULL},
+            {"--op", NULL, &a->op_name},        {"--root", NULL, &root},
+            {"--flits", NULL, &flits},          {"--trees", NULL, &trees},
+            {"--algo", NULL, &a->algo},         {"--combine", NULL, &a->combine},
+            {"--compact", NULL, &compact},      {"--depth", NULL, &depth},
+            {"--seed", NULL, &seed},            {"--engine", NULL, &a->engine},
+            {"--cbt", NULL, &cbt},              {"--sched", NULL, &a->sched},
+            {"--mem-limit", NULL, &a->mem_limit},
+        };
+        r = tool_parse_args("collective", argc, argv, usage, opts, sizeof opts / sizeof opts[0], &a->spec);
+        if (r != 0)
+            return r;
     }
     if (cbt != NULL) {
         if (a->spec != NULL || a->op_name != NULL) {
@@ -118,11 +87,19 @@ static int parse_args(int argc, char **argv, coll_args *a)
         }
         if (tool_parse_long("collective", "--cbt", cbt, 1, 8, &a->cbt) != 0)
             return -1;
+        if (a->sched != NULL && strcmp(a->sched, "farthest") != 0 && strcmp(a->sched, "oldest") != 0) {
+            tool_error("collective: --sched '%s' is not one of farthest, oldest", a->sched);
+            return -1;
+        }
         if (strcmp(a->engine, "model") != 0) {
             tool_error("collective: --cbt runs in the model only (seed 003 puts processors at inner nodes)");
             return -1;
         }
         return 0;
+    }
+    if (a->sched != NULL) {
+        tool_error("collective: --sched applies to --cbt only");
+        return -1;
     }
     if (a->spec == NULL) {
         tool_error("collective: missing SPEC (usage: lcan collective SPEC --op OP [options])");
@@ -170,7 +147,8 @@ static int parse_args(int argc, char **argv, coll_args *a)
 static int run_cbt(const coll_args *a)
 {
     lcan_tree003_row rows[64];
-    int n = lcan_tree003_table((int)a->cbt, rows, 64), k, ok = 1;
+    int sched = a->sched != NULL && strcmp(a->sched, "oldest") == 0 ? LCAN_T3_OLDEST : LCAN_T3_FARTHEST;
+    int n = lcan_tree003_table_sched((int)a->cbt, sched, rows, 64), k, ok = 1;
     long procs = (1L << (a->cbt + 1)) - 1;
     if (n < 0) {
         tool_error("collective: --cbt %ld: out of memory", a->cbt);
@@ -180,8 +158,8 @@ static int run_cbt(const coll_args *a)
         ok &= rows[k].correct;
     if (a->json) {
         printf("{\"model_only\": true, \"tree\": \"complete binary tree of processors\", \"height\": %ld, "
-               "\"processors\": %ld, \"rows\": [",
-               a->cbt, procs);
+               "\"processors\": %ld, \"sched\": \"%s\", \"rows\": [",
+               a->cbt, procs, sched == LCAN_T3_OLDEST ? "oldest" : "farthest");
         for (k = 0; k < n; k++) {
             const lcan_tree003_row *r = &rows[k];
             printf("%s{\"op\": ", k ? ", " : "");
@@ -205,21 +183,27 @@ static int run_cbt(const coll_args *a)
             printf(", \"paper_ref\": ");
             lcan_json_string(stdout, r->claim_ref);
             printf(", \"lower_bound\": ");
-            lcan_json_double(stdout, r->lower_bound);
+            if (r->lower_bound >= 0)
+                lcan_json_double(stdout, r->lower_bound);
+            else
+                printf("null");
             printf(", \"bound_ref\": ");
+            lcan_json_string(stdout, r->bound_ref);
+            printf(", \"lower_bound_ref\": ");
             lcan_json_string(stdout, r->bound_ref);
             printf(", \"correct\": %s}", r->correct ? "true" : "false");
         }
         printf("], \"correct\": %s}\n", ok ? "true" : "false");
         return ok ? TOOL_EXIT_OK : TOOL_EXIT_FAIL;
     }
-    printf("seed 003 algorithms, complete binary tree of %ld processors (height %ld)\n", procs, a->cbt);
+    printf("seed 003 algorithms, complete binary tree of %ld processors (height %ld), relaying %s first\n", procs,
+           a->cbt, sched == LCAN_T3_OLDEST ? "oldest" : "farthest");
     printf("MODEL ONLY: a round-model simulator; our networks have no processors at inner nodes.\n");
     printf("%-9s %-28s %-8s %-6s %8s %10s %10s  %s\n", "op", "algorithm", "I/O", "source", "steps", "paper", "bound",
            "paper result / bound");
     for (k = 0; k < n; k++) {
         const lcan_tree003_row *r = &rows[k];
-        char steps[32], claim[32];
+        char steps[32], claim[32], bound[32];
         if (r->steps >= 0)
             snprintf(steps, sizeof steps, "%ld", r->steps);
         else
@@ -228,10 +212,93 @@ static int run_cbt(const coll_args *a)
             snprintf(claim, sizeof claim, "%.1f", r->paper_claim);
         else
             snprintf(claim, sizeof claim, "-");
-        printf("%-9s %-28s %-8s %-6s %8s %10s %10.1f  %s; %s\n", r->op, r->algo, r->io, r->source, steps, claim,
-               r->lower_bound, r->claim_ref, r->bound_ref);
+        if (r->lower_bound >= 0)
+            snprintf(bound, sizeof bound, "%.1f", r->lower_bound);
+        else
+            snprintf(bound, sizeof bound, "-");
+        printf("%-9s %-28s %-8s %-6s %8s %10s %10s  %s; %s\n", r->op, r->algo, r->io, r->source, steps, claim,
+               bound, r->claim_ref, r->bound_ref);
     }
     return ok ? TOOL_EXIT_OK : TOOL_EXIT_FAIL;
+}
+
+/* Memory of one operation, from peak RSS measurements of the model engine: alltoall keeps every
+ * message (kary(16,3), N = 4096: 16.8M messages, 724 MB, about 43 bytes each); mnb a seen-bit
+ * byte per (flit, leaf) pair (kary(16,3): 28 MB); bcast one per (flit, leaf); the network about
+ * 40 bytes per link. Generous: 64 bytes per alltoall message, 2 per mnb pair, 48 per link. */
+static double coll_bytes(const lcan_topo *t, const coll_args *a)
+{
+    double n = (double)lcan_topo_leaves(t), links = 0.0, b;
+    int l;
+    for (l = 1; l <= lcan_topo_levels(t); l++)
+        links += (double)lcan_topo_links(t, l);
+    b = 48.0 * links + 256.0 * n + 8e6;
+    if (a->op == LCAN_COLL_ALLTOALL)
+        b += 64.0 * n * n;
+    else if (a->op == LCAN_COLL_MNB)
+        b += 2.0 * n * n;
+    else if (a->op == LCAN_COLL_BCAST)
+        b += 2.0 * n * (double)a->flits;
+    return b;
+}
+
+/* lcan_collective_run_model (src/collective.c) with the model's tick wrapped for the progress line:
+ * mnb and alltoall (the long ones, N^2 messages) count the deliveries against N(N-1) (alltoall) or
+ * N^2 (mnb) for an estimate; the others show ticks only. */
+typedef struct {
+    lcan_net *n;
+    tool_progress *p;
+    uint64_t ticks, got, want;
+    uint32_t np;
+} coll_prog;
+
+static lcan_status prog_tick(void *e, const lcan_in *in, lcan_out *out)
+{
+    coll_prog *c = e;
+    lcan_status st = lcan_net_tick(c->n, in, out);
+    uint32_t q;
+    c->ticks++;
+    if (!c->p->on)
+        return st;
+    for (q = 0; c->want > 0 && q < c->np; q++)
+        c->got += out->ej_valid[q] != 0;
+    if ((c->ticks & 255u) == 0) {
+        if (c->want > 0)
+            tool_progress_show(c->p, (double)c->got, (double)c->want, "deliveries");
+        else
+            tool_progress_show(c->p, (double)c->ticks, 0.0, "ticks");
+    }
+    return st;
+}
+
+static size_t prog_debug(void *e, uint8_t *buf, size_t len)
+{
+    return lcan_net_debug_dump(((coll_prog *)e)->n, buf, len);
+}
+
+static lcan_status run_model(const lcan_topo *t, lcan_coll_op op, const lcan_coll_opts *o, lcan_coll_result *res,
+                             int progress)
+{
+    lcan_cfg cfg;
+    lcan_coll_opts oo;
+    tool_progress p;
+    coll_prog c;
+    lcan_status st;
+    double n = (double)lcan_topo_leaves(t);
+    lcan_collective_model_cfg(t, op, o, &cfg, &oo);
+    oo.debug = prog_debug;
+    memset(&c, 0, sizeof c);
+    c.p = &p;
+    c.np = lcan_topo_ports(t);
+    c.want = op == LCAN_COLL_ALLTOALL ? (uint64_t)(n * (n - 1)) : op == LCAN_COLL_MNB ? (uint64_t)(n * n) : 0;
+    memset(res, 0, sizeof *res);
+    if ((st = lcan_net_new(t, &cfg, &c.n)) != LCAN_OK)
+        return st;
+    tool_progress_init(&p, "collective", progress);
+    st = lcan_collective_run(t, op, &oo, prog_tick, &c, res);
+    tool_progress_end(&p);
+    lcan_net_free(c.n);
+    return st;
 }
 
 int cmd_collective(int argc, char **argv)
@@ -246,7 +313,7 @@ int cmd_collective(int argc, char **argv)
     if (r != 0)
         return r > 0 ? TOOL_EXIT_OK : TOOL_EXIT_USAGE;
     if (a.cbt > 0)
-        return run_cbt(&a);
+        return a.check ? TOOL_EXIT_OK : run_cbt(&a);
     if ((t = tool_topo(a.spec)) == NULL)
         return TOOL_EXIT_USAGE;
     if ((uint32_t)a.root >= lcan_topo_leaves(t)) {
@@ -254,6 +321,14 @@ int cmd_collective(int argc, char **argv)
                    lcan_topo_leaves(t) - 1);
         lcan_topo_free(t);
         return TOOL_EXIT_USAGE;
+    }
+    if (tool_mem_check("collective", a.op_name, coll_bytes(t, &a), a.mem_limit) != 0) {
+        lcan_topo_free(t);
+        return TOOL_EXIT_USAGE;
+    }
+    if (a.check) {
+        lcan_topo_free(t);
+        return TOOL_EXIT_OK;
     }
     if (strcmp(a.engine, "model") != 0) {
         lcan_topo_free(t);
@@ -269,7 +344,7 @@ int cmd_collective(int argc, char **argv)
     o.compact = (int)a.compact;
     o.depth = (int)a.depth;
     o.net_seed = (uint32_t)a.seed;
-    st = lcan_collective_run_model(t, a.op, &o, &res);
+    st = run_model(t, a.op, &o, &res, a.progress);
     lcan_collective_engine_cfg(t, a.op, &o, &pw, &depth);
     o.payload_w = pw;
     o.depth = a.depth > depth ? (int)a.depth : depth;

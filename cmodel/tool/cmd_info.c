@@ -53,7 +53,7 @@ int cmd_info(int argc, char **argv)
     int json = 0, i, r, opts = 1;
     lcan_topo *t;
 
-    for (i = 1; i < argc; i++)
+    for (i = 1; i < tool_end_of_options(argc, argv); i++)
         if (tool_is_help(argv[i])) {
             fputs(usage, stdout);
             return TOOL_EXIT_OK;

@@ -26,7 +26,7 @@ int cmd_recurrence(int argc, char **argv)
     double load = -1.0, *p;
     int json = 0, npos = 0, i, r, opts = 1;
 
-    for (i = 1; i < argc; i++)
+    for (i = 1; i < tool_end_of_options(argc, argv); i++)
         if (tool_is_help(argv[i])) {
             fputs(usage, stdout);
             return TOOL_EXIT_OK;

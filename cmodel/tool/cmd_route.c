@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "lcan_study.h"
 #include "tool_util.h"
@@ -27,22 +28,25 @@ static const char usage[] =
     "  --seed S        driver seed, 0..2^64-1 (default 1); trial k uses lcan_trial_rng(S, k)\n"
     "  --engine E      model (default), rtl (Verilator) or icarus; rtl/icarus run tb/lcan-rtl\n"
     "  --max-passes M  give up after M passes, 1..1000000 (default 10000)\n"
+    "  --mem-limit GB  refuse a network whose memory estimate exceeds GB (default: MemAvailable)\n"
+    "  --check         check the arguments (spec, pattern of trial 0, memory) and exit: 0 or 2\n"
+    "  --progress      progress and time left on stderr (default: only when stderr is a terminal)\n"
     "  --json          one JSON object: spec, pattern, engine, trials, seed, first_pass_mean,\n"
     "                  first_pass_sem, passes_mean, passes_max, passes_hist, recurrence,\n"
     "                  stage_occupancy (levels h..1)\n";
 
 typedef struct {
-    const char *spec, *pattern, *engine;
+    const char *spec, *pattern, *engine, *mem_limit;
     long trials, max_passes;
     uint64_t seed;
-    int json;
+    int json, check, progress;
 } route_args;
 
 /* Returns -1 (error printed) on bad input, 0 ok, 1 for --help. */
 static int parse_args(int argc, char **argv, route_args *a)
 {
-    const char *trials = NULL, *seed = NULL, *maxp = NULL, *v;
-    int i, r, opts = 1;
+    const char *trials = NULL, *seed = NULL, *maxp = NULL;
+    int r;
 
     a->spec = NULL;
     a->pattern = "random";
@@ -51,46 +55,20 @@ static int parse_args(int argc, char **argv, route_args *a)
     a->max_passes = DEFAULT_MAX_PASSES;
     a->seed = 1;
     a->json = 0;
-    for (i = 1; i < argc; i++)
-        if (tool_is_help(argv[i])) {
-            fputs(usage, stdout);
-            return 1;
-        }
-    for (i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (opts && strcmp(arg, "--") == 0) {
-            opts = 0;
-            continue;
-        }
-        if (!opts || !tool_is_option(arg)) {
-            if (a->spec != NULL) {
-                tool_error("route: unexpected argument '%s' (one SPEC only)", arg);
-                return -1;
-            }
-            a->spec = arg;
-            continue;
-        }
-        if ((r = tool_opt_flag("route", arg, "--json")) != 0) {
-            if (r < 0)
-                return -1;
-            a->json = 1;
-            continue;
-        }
-#define VALUE_OPT(name, dst)                                                   \
-        if ((r = tool_opt_value("route", argc, argv, &i, name, &v)) != 0) {    \
-            if (r < 0)                                                         \
-                return -1;                                                     \
-            dst = v;                                                           \
-            continue;                                                          \
-        }
-        VALUE_OPT("--pattern", a->pattern)
-        VALUE_OPT("--trials", trials)
-        VALUE_OPT("--seed", seed)
-        VALUE_OPT("--engine", a->engine)
-        VALUE_OPT("--max-passes", maxp)
-#undef VALUE_OPT
-        tool_error("route: unknown option '%s' (try 'lcan route --help')", arg);
-        return -1;
+    a->check = 0;
+    a->progress = 0;
+    a->mem_limit = NULL;
+    {
+        const tool_opt opts[] = {
+            {"--json", &a->json, NULL},         {"--check", &a->check, NULL},
+            {"--progress", &a->progress, NULL}, {"--pattern", NULL, &a->pattern},
+            {"--trials", NULL, &trials},        {"--seed", NULL, &seed},
+            {"--engine", NULL, &a->engine},     {"--max-passes", NULL, &maxp},
+            {"--mem-limit", NULL, &a->mem_limit},
+        };
+        r = tool_parse_args("route", argc, argv, usage, opts, sizeof opts / sizeof opts[0], &a->spec);
+        if (r != 0)
+            return r;
     }
     if (a->spec == NULL) {
         tool_error("route: missing SPEC (usage: lcan route SPEC [--pattern P] [--trials T] ...)");
@@ -113,8 +91,57 @@ static int parse_args(int argc, char **argv, route_args *a)
     return 0;
 }
 
+/* Memory of one trial, measured (peak RSS of `lcan route SPEC --trials 1`): about 30-40 bytes per
+ * link (gft(3,32,32): 3.1M links, 93 MB; lcan(2,2,65536): 1M links, 41 MB) plus the permutation
+ * and the per-leaf state. The estimate is generous: 48 bytes per link, 64 per leaf, 8 MB. */
+static double route_bytes(const lcan_topo *t)
+{
+    double links = 0.0;
+    int l;
+    for (l = 1; l <= lcan_topo_levels(t); l++)
+        links += (double)lcan_topo_links(t, l);
+    return 48.0 * links + 64.0 * (double)lcan_topo_leaves(t) + 8e6;
+}
+
+/* The pattern of trial 0, before anything runs (bad name, inapplicable, unreadable or malformed
+ * file: one line, exit 2). The RTL engines read a file pattern again in the simulation, so it
+ * must be a regular file there (not stdin or a FIFO). Returns an exit status. */
+static int check_pattern(const lcan_topo *t, const route_args *a)
+{
+    const char *p = a->pattern;
+    uint32_t *perm;
+    uint64_t rng = lcan_trial_rng(a->seed, 0);
+    char err[512];
+    lcan_status st;
+    struct stat sb;
+
+    if ((strncmp(p, "file:", 5) == 0 || strncmp(p, "FILE:", 5) == 0) && strcmp(a->engine, "model") != 0 &&
+        stat(p + 5, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+        tool_error("route: pattern file '%s' is not a regular file (the RTL engines read it again)", p + 5);
+        return TOOL_EXIT_USAGE;
+    }
+    perm = malloc((size_t)lcan_topo_leaves(t) * sizeof *perm);
+    if (perm == NULL) {
+        tool_error("route: out of memory");
+        return TOOL_EXIT_FAIL;
+    }
+    st = lcan_pattern(t, p, &rng, perm, err, sizeof err);
+    free(perm);
+    if (st != LCAN_OK) {
+        tool_error("route: %s", err[0] ? err : lcan_strerror(st));
+        return st == LCAN_ERR_NOMEM ? TOOL_EXIT_FAIL : TOOL_EXIT_USAGE;
+    }
+    return TOOL_EXIT_OK;
+}
+
+static void route_progress(void *ctx, long done, long total)
+{
+    tool_progress_show(ctx, (double)done, (double)total, "trials");
+}
+
 int cmd_route(int argc, char **argv)
 {
+    tool_progress prog;
     route_args a;
     lcan_study_route_stats s;
     lcan_topo *t;
@@ -126,14 +153,29 @@ int cmd_route(int argc, char **argv)
         return r > 0 ? TOOL_EXIT_OK : TOOL_EXIT_USAGE;
     if ((t = tool_topo(a.spec)) == NULL)
         return TOOL_EXIT_USAGE;
+    if (tool_mem_check("route", lcan_topo_canonical(t), route_bytes(t), a.mem_limit) != 0) {
+        lcan_topo_free(t);
+        return TOOL_EXIT_USAGE;
+    }
+    /* the model engine reports a bad pattern itself (exit 2) and reads stdin / a FIFO only once */
+    if ((a.check || strcmp(a.engine, "model") != 0) && (r = check_pattern(t, &a)) != TOOL_EXIT_OK) {
+        lcan_topo_free(t);
+        return r;
+    }
+    if (a.check) {
+        lcan_topo_free(t);
+        return TOOL_EXIT_OK;
+    }
     if (strcmp(a.engine, "model") != 0) {
         lcan_topo_free(t);
         return tool_exec_rtl(argc, argv);
     }
     /* the trial loop shared with the RTL engine (src/study.c); no tick function = the model's
      * event-driven router */
-    st = lcan_study_route(t, 16, a.pattern, a.trials, a.seed, (int)a.max_passes, NULL, NULL, &s,
-                          err, sizeof err);
+    tool_progress_init(&prog, "route", a.progress);
+    st = lcan_study_route_progress(t, 16, a.pattern, a.trials, a.seed, (int)a.max_passes, NULL, NULL, &s,
+                                   err, sizeof err, route_progress, &prog);
+    tool_progress_end(&prog);
     if (st == LCAN_OK) {
         lcan_study_route_print(stdout, t, a.pattern, a.engine, &s, a.json);
         r = TOOL_EXIT_OK;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lcan_version.h"
 #include "tool_util.h"
 
 int cmd_info(int argc, char **argv);
@@ -14,6 +15,9 @@ int cmd_route(int argc, char **argv);
 int cmd_recurrence(int argc, char **argv);
 int cmd_lockstep(int argc, char **argv);
 int cmd_collective(int argc, char **argv);
+int cmd_traffic(int argc, char **argv);
+int cmd_gen(int argc, char **argv);
+int cmd_draw(int argc, char **argv);
 
 typedef struct {
     const char *name;
@@ -27,6 +31,9 @@ static const tool_cmd commands[] = {
     {"recurrence", cmd_recurrence, "the throughput recurrence p(0..stages) (spec 10.2)"},
     {"lockstep", cmd_lockstep, "run RTL and model in lockstep (tb/lcan-rtl)"},
     {"collective", cmd_collective, "collective operations in packet mode vs the papers (docs/collectives.md)"},
+    {"traffic", cmd_traffic, "open-loop traffic: latency and throughput vs load (docs/traffic.md)"},
+    {"gen", cmd_gen, "generate a network to instantiate: Verilog top, FuseSoC core, JSON, SVG (docs/generator.md)"},
+    {"draw", cmd_draw, "draw a network's topology with graphviz (SVG or DOT)"},
 };
 
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
@@ -39,10 +46,10 @@ static void usage(FILE *f)
         fprintf(f, "  %-12s %s\n", commands[k].name, commands[k].summary);
     fprintf(f, "\nSPEC is a network: cm5, lcan(d,u,n), gft(h,m,w), kary(k,n), xgft(h;m..;w..),\n"
                "bft(h;c..), pgft(h;m..;w..[;p..]) (docs/spec.md section 1.3).\n"
-               "'lcan COMMAND --help' describes one command. Exit status: 0 ok, 1 failure, 2 bad input.\n");
+               "'lcan COMMAND --help' describes one command; 'lcan --version' prints the version.\nExit status: 0 ok, 1 failure, 2 bad input.\n");
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
     size_t k;
     if (argc < 2) {
@@ -51,6 +58,10 @@ int main(int argc, char **argv)
     }
     if (tool_is_help(argv[1])) {
         usage(stdout);
+        return TOOL_EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+        printf("lcan %s\n", LCAN_VERSION);
         return TOOL_EXIT_OK;
     }
     if (strcmp(argv[1], "help") == 0) {
@@ -78,4 +89,10 @@ int main(int argc, char **argv)
     else
         tool_error("unknown command '%s' (try 'lcan --help')", argv[1]);
     return TOOL_EXIT_USAGE;
+}
+
+/* Every write to stdout is checked at the end (tool_finish): a lost output is exit 1, one line. */
+int main(int argc, char **argv)
+{
+    return tool_finish(dispatch(argc, argv));
 }

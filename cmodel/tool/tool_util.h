@@ -63,4 +63,48 @@ int tool_exec_rtl(int argc, char **argv);
 /* The path of that script (malloc'd, caller frees), or NULL if it does not exist. */
 char *tool_rtl_script(void);
 
+/* The end of a subcommand: flush stdout and check it (and its close) for a write error, e.g. a
+ * full disk or /dev/full. Returns status, or TOOL_EXIT_FAIL after one line if the output is lost. */
+int tool_finish(int status);
+
+/* Refuse work whose memory estimate (bytes) exceeds MemAvailable, or limit_gb (the text of
+ * --mem-limit GB) when it is not NULL: 0 ok, -1 after printing one line
+ * "lcan: CMD: WHAT needs about X GB of memory, ...". */
+int tool_mem_check(const char *cmd, const char *what, double bytes, const char *limit_gb);
+
+/* Index of the first "--" in argv[1..argc-1], or argc: -h / --help count only before it. */
+int tool_end_of_options(int argc, char **argv);
+
+/* One option of a subcommand for tool_parse_args: a flag (flag != NULL: set to 1) or an option
+ * with a value (value != NULL: its text, checked by the caller). */
+typedef struct {
+    const char *name;
+    int *flag;
+    const char **value;
+} tool_opt;
+
+/* The argument loop of a subcommand CMD (argv[0] = CMD) that takes one SPEC: -h / --help before
+ * "--" print usage on stdout and return 1; options (before "--") are looked up in opts[0..n-1] in
+ * that order; any other argument is the SPEC (*spec, left as it is when there is none). Returns
+ * 0, 1 for help, or -1 after printing one line for an unknown option, a missing or unwanted value,
+ * or a second SPEC. */
+int tool_parse_args(const char *cmd, int argc, char **argv, const char *usage, const tool_opt *opts,
+                    size_t n, const char **spec);
+
+/* Progress of a long run on stderr, never on stdout: shown when stderr is a terminal (one line
+ * redrawn in place, erased at the end) or when forced (--progress: one line per report, and a
+ * final line), at most once a second, with an estimate of the time left from the rate so far.
+ *   lcan: route: 12/100 trials (12%), 3 s elapsed, about 22 s left */
+typedef struct {
+    int on, tty, shown;
+    const char *what;
+    double t0, last;
+} tool_progress;
+
+void tool_progress_init(tool_progress *p, const char *what, int forced);
+/* done of total UNIT; total <= 0: unknown (no estimate). Cheap when nothing is due. */
+void tool_progress_show(tool_progress *p, double done, double total, const char *unit);
+/* The end: erase the terminal line, or with --progress print "WHAT: done in X s". */
+void tool_progress_end(tool_progress *p);
+
 #endif

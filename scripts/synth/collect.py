@@ -2,6 +2,7 @@
 """Gather one configuration's synthesis numbers into JSON (stdout).
 
 usage: collect.py DIR NAME LABEL TOP 'PARAMS'
+       collect.py --check-cache OUTDIR   (remove every broken OUTDIR/NAME/result.json, one line each)
 DIR holds what scripts/synth/run-one.sh left there: generic.stat.json, ice40.stat.json,
 ice40-pnr.json / ice40-pnr.log, optionally ecp5.stat.json / ecp5-pnr.json / ecp5-pnr.log,
 times.txt. Also computes the shape of the DUT (ports, flit width, switches) and the crossbar
@@ -254,15 +255,43 @@ def gather(d, name, label, top, params):
     return res
 
 
+def check_cache(outdir):
+    """`collect.py --check-cache OUTDIR` (make synth, before make decides what to redo): a
+    result.json that is not a complete JSON object (a full disk, an edit, a killed copy) is removed
+    with one line, so that make synthesizes that configuration again."""
+    if not os.path.isdir(outdir):
+        return 0
+    for name in sorted(os.listdir(outdir)):
+        p = os.path.join(outdir, name, "result.json")
+        if name.startswith(".") or not os.path.isfile(p):
+            continue
+        try:
+            with open(p) as f:
+                ok = isinstance(json.load(f), dict)
+        except (OSError, ValueError):
+            ok = False
+        if not ok:
+            sys.stderr.write("synth: %s is broken (an interrupted or failed write?): redoing %s\n" % (p, name))
+            os.remove(p)
+    return 0
+
+
 def main(argv):
+    if len(argv) == 3 and argv[1] == "--check-cache":
+        return check_cache(argv[2])
     if len(argv) != 6:
         sys.stderr.write(__doc__)
         return 2
     res = gather(*argv[1:6])
     json.dump(res, sys.stdout, indent=1)
     sys.stdout.write("\n")
+    sys.stdout.flush()  # a full disk shows here (the caller renames the file only after exit 0)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    try:
+        sys.exit(main(sys.argv))
+    except OSError as e:  # an unreadable tool file, a full disk: one line, not a traceback
+        sys.stderr.write("synth: collect.py: %s%s\n" % (e.strerror or e, ": %s" % e.filename if e.filename else ""))
+        sys.exit(1)

@@ -359,13 +359,23 @@ def main(argv):
             if s in r["times"] else "–" for s in steps)))
     w("")
 
+    # hand-written sections measured by other scripts (allocator scaling, observation removed):
+    # scripts/synth/appendix.md, carried over verbatim so that a regenerated report keeps them
+    appendix = os.path.join(os.path.dirname(os.path.abspath(__file__)), "appendix.md")
+    if os.path.exists(appendix):
+        with open(appendix) as f:
+            M.extend(f.read().rstrip("\n").splitlines())
     text = "\n".join(M) + "\n"
     d = os.path.dirname(os.path.abspath(out))
     fd, tmp = tempfile.mkstemp(dir=d, prefix=".synthesis.", suffix=".md")
-    with os.fdopen(fd, "w") as f:
-        f.write(text)
-    os.chmod(tmp, 0o644)
-    os.replace(tmp, out)
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, out)
+    except OSError:  # a full disk: the old report stays, no partial one under its name
+        os.unlink(tmp)
+        raise
     print("synth: wrote %s" % out)
     return 0
 
@@ -562,4 +572,10 @@ count and Fmax are for the placed whole.
 """
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    try:
+        rc = main(sys.argv)
+        sys.stdout.flush()
+    except OSError as e:  # an unwritable docs/, a full disk, a closed stdout: one line, exit 1
+        sys.stderr.write("synth: report.py: %s%s\n" % (e.strerror or e, ": %s" % e.filename if e.filename else ""))
+        rc = 1
+    sys.exit(rc)

@@ -80,8 +80,12 @@ for kv in $params; do
   vparams+=("$k=$v")
 done
 
-mkdir -p "$out"
-tmp="$(cd "$(mktemp -d "$out/.$name.XXXXXX")" && pwd)"
+# an unwritable or full OUT: one line, exit 1 (everything is built in $tmp and moved into place last)
+if ! mkdir -p "$out" 2>/dev/null || ! tmp="$(mktemp -d "$out/.$name.XXXXXX" 2>/dev/null)"; then
+  echo "synth: $name: cannot create a directory in $out (unwritable or full?)" >&2
+  exit 1
+fi
+tmp="$(cd "$tmp" && pwd)"
 child=""
 cleanup() {
   if [ -n "$child" ]; then kill "$child" 2>/dev/null || true; wait "$child" 2>/dev/null || true; fi
@@ -160,7 +164,10 @@ if [ "$ecp5" = 1 ]; then
 fi
 
 # 6. numbers
-"$PYTHON" "$here/collect.py" "$tmp" "$name" "$label" "$top" "$params" > "$tmp/result.json.part"
+if ! "$PYTHON" "$here/collect.py" "$tmp" "$name" "$label" "$top" "$params" > "$tmp/result.json.part"; then
+  echo "synth: $name: cannot write result.json (collect.py failed, or $out is full)" >&2
+  exit 1
+fi
 mv "$tmp/result.json.part" "$tmp/result.json"
 chmod 755 "$tmp"
 rm -rf "${out:?}/$name"

@@ -8,11 +8,14 @@
  * the inputs, switches back to the simulator, and resumes when the RTL has been clocked.
  *
  * Options are plusargs read from /proc/self/cmdline (the same way for both simulators):
- *   +cmd=lockstep|route|collective  +spec=S (reporting)  +sim=NAME  +pattern=P  +cycles=N  +seed=S
+ *   +cmd=lockstep|route|collective|traffic  +spec=S (reporting)  +sim=NAME  +pattern=P  +cycles=N  +seed=S
  *   +trials=T  +max_passes=M  +engine=NAME  +json  +nomodel (RTL alone)  +nowire  +wire_ports=N  +rate=R  +bcast_rate=R
  *   collective: +op=OP +root=R +flits=K +trees=T +algo=hw|leaves +combine=sum|max +compact=K
+ *   traffic: +pattern=P +pattern_file=ABSPATH (file:P) +load=L | +sweep=A:B:STEP +warmup=C +measure=C
+ *            +drain +drain_max=C +burst=B +bcast=F +depth=D +csv
  *   +depth=D (--depth as given) +phased
- *   +flip=K (negative test)  +wavedir=DIR  +quiet
+ *   +flip=K (negative test)  +wavedir=DIR  +quiet  +progress (progress lines on stderr; also when
+ *   stderr is a terminal)
  *   internal (the re-run): +rerun +dump_from=K +dumpfile=F +stop_at=K
  *
  * The harness is single-threaded; the only global is the one context pointer g_tb, because
@@ -334,15 +337,40 @@ static int compare(tb_ctx *c)
 
 /* ------------------------------------------------------------------ the engine tick */
 
+/* Progress on stderr only (stdout carries the result): when stderr is a terminal (one line redrawn
+ * in place) or with +progress (lines), at most once a second, with the time left estimated from
+ * the work done so far: lockstep cycles of the budget, route trials, traffic window cycles
+ * (prog_done / prog_total, set by the drivers); a collective shows cycles only. */
 static void progress(tb_ctx *c)
 {
-    if (c->quiet || (c->cycle & 1023u))
+    if (!c->progress || c->rerun || (c->cycle & 1023u))
         return;
     double t = tb_now();
-    if (t - c->t_last < 5.0)
+    if (t - c->t_last < 1.0)
         return;
-    fprintf(stderr, "tb: cycle %llu, packets %llu, %.0f cycles/s\n", (unsigned long long)c->cycle,
-            (unsigned long long)c->packets, (double)(c->cycle - c->cyc_last) / (t - c->t_last));
+    double done = (double)c->cycle, total = 0.0, el = t - c->t_start;
+    const char *unit = "cycles";
+    if (strcmp(c->cmd, "lockstep") == 0) {
+        total = (double)c->cycles_target;
+    } else if (c->prog_total > 0) {
+        if (strcmp(c->cmd, "traffic") == 0) {
+            uint64_t in = c->cycle - c->prog_cycle0;
+            c->prog_done = c->prog_base + (double)(in < c->prog_window ? in : c->prog_window);
+        }
+        done = c->prog_done;
+        total = c->prog_total;
+        unit = strcmp(c->cmd, "route") == 0 ? "trials" : "cycles";
+    }
+    const char *cr = c->progress_tty ? "\r" : "", *eol = c->progress_tty ? "\033[K" : "\n";
+    if (total > 0 && done > 0 && done < total)
+        fprintf(stderr, "%slcan: %s: %.0f/%.0f %s (%.0f%%), %.0f cycles/s, %.0f s elapsed, about %.0f s left%s", cr,
+                c->cmd, done, total, unit, 100.0 * done / total, (double)(c->cycle - c->cyc_last) / (t - c->t_last),
+                el, el * (total - done) / done, eol);
+    else
+        fprintf(stderr, "%slcan: %s: cycle %llu, %.0f cycles/s, %.0f s elapsed%s", cr, c->cmd,
+                (unsigned long long)c->cycle, (double)(c->cycle - c->cyc_last) / (t - c->t_last), el, eol);
+    fflush(stderr);
+    c->progress_shown = 1;
     c->t_last = t;
     c->cyc_last = c->cycle;
 }
@@ -465,6 +493,20 @@ int tb_core_init(const tb_params *prm)
     bad |= opt_u64("compact", &c->compact) < 0;
     bad |= opt_u64("depth", &c->depth_req) < 0;
     c->phased = plusarg("phased") != NULL;
+    /* traffic */
+    opt_str("sweep", c->sweep, sizeof c->sweep, "");
+    opt_str("burst", c->burst, sizeof c->burst, "0");
+    opt_str("pattern_file", c->pattern_file, sizeof c->pattern_file, "");
+    c->load = 0.1;
+    c->warmup = 10000;
+    c->measure = 10000;
+    bad |= opt_double("load", &c->load) < 0;
+    bad |= opt_double("bcast", &c->bcast) < 0;
+    bad |= opt_u64("warmup", &c->warmup) < 0;
+    bad |= opt_u64("measure", &c->measure) < 0;
+    bad |= opt_u64("drain_max", &c->drain_max) < 0;
+    c->drain = plusarg("drain") != NULL;
+    c->csv = plusarg("csv") != NULL;
     if ((v = 0, opt_u64("trials", &v)) > 0)
         c->trials = (uint32_t)v;
     if ((v = 0, opt_u64("flip", &v)) > 0)
@@ -480,10 +522,13 @@ int tb_core_init(const tb_params *prm)
     c->wire = plusarg("nowire") == NULL;
     c->rerun = plusarg("rerun") != NULL;
     c->quiet = plusarg("quiet") != NULL || c->rerun;
+    c->progress_tty = isatty(2);
+    c->progress = plusarg("progress") != NULL || c->progress_tty;
     if (bad)
         return cfg_error(c, "bad plusarg");
-    if (strcmp(c->cmd, "lockstep") != 0 && strcmp(c->cmd, "route") != 0 && strcmp(c->cmd, "collective") != 0)
-        return cfg_error(c, "+cmd must be lockstep, route or collective");
+    if (strcmp(c->cmd, "lockstep") != 0 && strcmp(c->cmd, "route") != 0 && strcmp(c->cmd, "collective") != 0 &&
+        strcmp(c->cmd, "traffic") != 0)
+        return cfg_error(c, "+cmd must be lockstep, route, collective or traffic");
 
     /* the network the simulator elaborated */
     char spec[TB_STR];
@@ -660,7 +705,9 @@ static void rerun_with_waveform(tb_ctx *c)
     char path[TB_STR * 2], a_from[64], a_file[TB_STR * 2 + 16], a_stop[64];
     snprintf(path, sizeof path, "%s/mismatch-%s-c%llu.vcd", c->wavedir, c->sim, (unsigned long long)k);
     snprintf(a_from, sizeof a_from, "+dump_from=%llu", (unsigned long long)from);
-    snprintf(a_file, sizeof a_file, "+dumpfile=%s", path);
+    /* the simulator writes PATH.tmp; it is renamed to PATH only when the re-run ended normally, so
+     * a killed re-run or a full disk never leaves a partial waveform under the final name */
+    snprintf(a_file, sizeof a_file, "+dumpfile=%s.tmp", path);
     snprintf(a_stop, sizeof a_stop, "+stop_at=%llu", (unsigned long long)k + 1);
     size_t argc = 0;
     for (size_t i = 0; i < g_cmdline_len; i += strlen(g_cmdline + i) + 1)
@@ -688,10 +735,15 @@ static void rerun_with_waveform(tb_ctx *c)
     }
     int ws = 0;
     struct stat sb;
-    if (pid > 0 && waitpid(pid, &ws, 0) == pid && WIFEXITED(ws) && stat(path, &sb) == 0 && sb.st_size > 0)
+    char tmp[sizeof path + 8];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    if (pid > 0 && waitpid(pid, &ws, 0) == pid && WIFEXITED(ws) && WEXITSTATUS(ws) == 0 && stat(tmp, &sb) == 0 &&
+        sb.st_size > 0 && rename(tmp, path) == 0) {
         snprintf(c->waveform, sizeof c->waveform, "%s", path);
-    else
+    } else {
+        unlink(tmp);
         c->waveform[0] = 0;
+    }
     free(argv);
 }
 
@@ -763,6 +815,21 @@ static void print_mismatch_text(tb_ctx *c)
     c->mm = keep;
 }
 
+/* Flush and check stdout (the JSON / text result): a full disk, /dev/full or a closed pipe loses
+ * the result, so the run failed: one line, exit 1 (as the lcan tool's tool_finish). */
+static int finish_stdout(int status)
+{
+    int bad = fflush(stdout) != 0 || ferror(stdout);
+    if (!bad && fclose(stdout) != 0)
+        bad = 1;
+    if (bad) {
+        fprintf(stderr, "lcan: cannot write the output: %s\n", errno ? strerror(errno) : "write error");
+        status = status == 0 ? 1 : status;
+    }
+    fflush(stderr);
+    return status;
+}
+
 void tb_core_final(void)
 {
     tb_ctx *c = g_tb;
@@ -775,15 +842,15 @@ void tb_core_final(void)
         fflush(stdout);
         return;
     }
+    if (c->progress_shown && c->progress_tty)
+        fputs("\r\033[K", stderr);
     if (c->mm.have)
         print_mismatch_text(c);
     if (c->fail[0])
         fprintf(stderr, "tb: FAIL: %s\ntb:   waveform: %s\n", c->fail,
                 c->waveform[0] ? c->waveform : "(re-run failed to reproduce; none)");
-    if (c->status == 2) {
-        fflush(stdout);
-        exit(2);
-    }
+    if (c->status == 2)
+        exit(finish_stdout(2));
     if (strcmp(c->cmd, "lockstep") != 0 && c->result && !c->mm.have && !c->fail[0]) {
         /* route; collective (also when its result is incorrect: printed like the model, exit 1) */
         fputs(c->result, stdout);
@@ -850,7 +917,5 @@ void tb_core_final(void)
                    c->model ? "" : " [RTL alone, no model]");
         }
     }
-    fflush(stdout);
-    fflush(stderr);
-    exit(c->status);
+    exit(finish_stdout(c->status));
 }

@@ -14,6 +14,8 @@
  *     port per tick where inj_ready, plus broadcasts on every tree t < w1; then a drain that must
  *     deliver every packet (unicast: at its destination; broadcast: at every leaf).
  *   route: spec 10.1 trials through lcan_study_route, printed exactly like `lcan route`.
+ *   traffic: open-loop load points through lcan_traffic_run (lcan_traffic.h) on the lockstep tick,
+ *     printed exactly like `lcan traffic` (lcan_traffic_print) with the engine name.
  *   collective: one collective operation through lcan_collective_run (lcan_collective.h) on the
  *     lockstep tick, max_queue read from the RTL's debug view; printed exactly like
  *     `lcan collective` (lcan_collective_print, the tool's own printer) with the engine name.
@@ -22,9 +24,11 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "lcan_collective.h"
 #include "lcan_study.h"
+#include "lcan_traffic.h"
 
 typedef struct {
     tb_ctx *c;
@@ -351,9 +355,11 @@ static void lockstep_circuit(tb_ctx *c)
     uint32_t *perm = calloc(c->N, 4);
     double *occ = calloc((size_t)c->h, sizeof *occ);
     char err[TB_STR];
+    int file = strncmp(c->pattern, "file:", 5) == 0 || strncmp(c->pattern, "FILE:", 5) == 0;
     for (uint32_t k = 0; c->cycle < c->cycles_target; k++) {
         uint64_t rng = lcan_trial_rng(c->seed, k);
-        lcan_status st = lcan_pattern(c->topo, c->pattern, &rng, perm, err, sizeof err);
+        /* a file pattern is the same permutation every time: read it once (as src/study.c) */
+        lcan_status st = file && k > 0 ? LCAN_OK : lcan_pattern(c->topo, c->pattern, &rng, perm, err, sizeof err);
         if (st != LCAN_OK)
             tb_fail(c, "pattern '%s': %s", c->pattern, err[0] ? err : lcan_strerror(st));
         lcan_route_result res;
@@ -465,12 +471,21 @@ static void lockstep_packet(tb_ctx *c, pins *p)
 
 /* ------------------------------------------------------------------ route study */
 
+static void route_progress(void *ctx, long done, long total)
+{
+    tb_ctx *c = ctx;
+    c->prog_done = (double)done;
+    c->prog_total = (double)total;
+}
+
 static void route(tb_ctx *c)
 {
     lcan_study_route_stats s;
     char err[TB_STR];
-    lcan_status st = lcan_study_route(c->topo, c->prm.payload_w, c->pattern, (long)c->trials, c->seed,
-                                      (int)c->max_passes, tb_engine_tick, c, &s, err, sizeof err);
+    c->prog_total = (double)c->trials;
+    lcan_status st = lcan_study_route_progress(c->topo, c->prm.payload_w, c->pattern, (long)c->trials, c->seed,
+                                               (int)c->max_passes, tb_engine_tick, c, &s, err, sizeof err,
+                                               route_progress, c);
     if (st != LCAN_OK) {
         lcan_study_route_free(&s);
         tb_fail(c, "route: %s", err[0] ? err : lcan_strerror(st));
@@ -554,6 +569,119 @@ static void collective(tb_ctx *c)
         c->status = 1; /* printed like the model engine's incorrect result, exit 1 */
 }
 
+/* ------------------------------------------------------------------ traffic */
+
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The file of a file:PATH pattern (malloc'd), or NULL. */
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    long n;
+    if (f == NULL)
+        return NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        (buf = malloc((size_t)n + 1)) != NULL) {
+        size_t r = fread(buf, 1, (size_t)n, f);
+        buf[r] = 0;
+    }
+    fclose(f);
+    return buf;
+}
+
+/* One load point or a sweep through lcan_traffic_run (lcan_traffic.h) on the lockstep tick, with the
+ * options exactly as cmd_traffic.c sets them for the model engine; printed by lcan_traffic_print. */
+static void traffic(tb_ctx *c)
+{
+    lcan_traffic_pattern *pat = NULL;
+    lcan_traffic_opts o;
+    lcan_traffic_result *pts;
+    double *loads, one = c->load, burst;
+    char err[TB_STR], *text = NULL, *end;
+    int n = 1, bad = 0;
+    if (c->prm.mode != LCAN_PACKET)
+        tb_usage_error(c, "traffic: the simulation must be built in packet mode");
+    if (strncmp(c->pattern, "file:", 5) == 0 &&
+        (text = slurp(c->pattern_file[0] ? c->pattern_file : c->pattern + 5)) == NULL)
+        tb_usage_error(c, "traffic: cannot read pattern file '%s'", c->pattern + 5);
+    lcan_status st = lcan_traffic_pattern_new(c->topo, c->pattern, text, &pat, err, sizeof err);
+    free(text);
+    if (st != LCAN_OK)
+        tb_usage_error(c, "traffic: %s", err);
+    burst = strtod(c->burst, &end);
+    if (c->sweep[0]) {
+        n = lcan_traffic_sweep_loads(c->sweep, NULL, 0);
+        if (n < 1)
+            tb_usage_error(c, "traffic: --sweep '%s': expected A:B:STEP with 0 < A <= B <= 1, STEP > 0", c->sweep);
+        loads = calloc((size_t)n, sizeof *loads);
+        lcan_traffic_sweep_loads(c->sweep, loads, n);
+    } else {
+        loads = &one;
+    }
+    lcan_traffic_opts_default(&o);
+    o.bcast = c->bcast;
+    o.burst = burst;
+    o.warmup = c->warmup;
+    o.measure = c->measure;
+    o.drain_max = c->drain_max;
+    o.drain_all = c->drain;
+    o.seed = c->seed;
+    o.payload_w = c->prm.payload_w;
+    o.depth = c->prm.depth;
+    if (c->depth_req != 0 && (int)c->depth_req != c->prm.depth)
+        tb_usage_error(c, "traffic: --depth %llu, but this simulation was built with DEPTH %d",
+                       (unsigned long long)c->depth_req, c->prm.depth);
+    pts = calloc((size_t)n, sizeof *pts);
+    c->prog_total = (double)n * (double)(o.warmup + o.measure);
+    for (int k = 0; k < n; k++) {
+        double t0 = cpu_now(), dt;
+        o.load = loads[k];
+        c->prog_base = (double)k * (double)(o.warmup + o.measure);
+        c->prog_window = o.warmup + o.measure;
+        c->prog_cycle0 = c->cycle;
+        st = lcan_traffic_run(c->topo, pat, &o, tb_engine_tick, c, &pts[k]);
+        dt = cpu_now() - t0;
+        pts[k].cycles_per_s = dt > 0 ? (double)pts[k].cycles / dt : 0.0;
+        c->packets += pts[k].delivered;
+        if (st == LCAN_ERR_ARG)
+            tb_usage_error(c, "traffic: an option is out of range (load 0..1, bcast 0..1, burst >= 1 with load < 1)");
+        if (st != LCAN_OK && st != LCAN_ERR_STALL)
+            tb_fail(c, "traffic: %s", lcan_strerror(st));
+        if (st == LCAN_ERR_STALL || pts[k].lost || pts[k].duplicated || pts[k].misrouted)
+            bad = 1;
+        if (pts[k].queue_overflow) { /* as cmd_traffic.c: the sweep stops here */
+            n = k + 1;
+            break;
+        }
+    }
+    o.load = loads[0];
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    lcan_traffic_print(f, c->topo, pat, c->engine, &o, pts, n, c->sweep[0] != 0,
+                       c->json ? LCAN_TRAFFIC_JSON : c->csv ? LCAN_TRAFFIC_CSV : LCAN_TRAFFIC_TEXT);
+    fclose(f);
+    c->result = buf;
+    if (bad && pts[n - 1].queue_overflow) {
+        fprintf(stderr, "lcan: traffic: at load %g the source queues exceeded 2^24 packets (far above saturation): "
+                        "stopped; use a shorter --warmup / --measure\n", pts[n - 1].load);
+        c->status = 1;
+    } else if (bad) {
+        fprintf(stderr, "lcan: traffic: packets lost, duplicated or misrouted, or a drain did not finish\n");
+        c->status = 1; /* printed like the model engine's result, exit 1 */
+    }
+    if (loads != &one)
+        free(loads);
+    free(pts);
+    lcan_traffic_pattern_free(pat);
+}
+
 void tb_drive_main(tb_ctx *c)
 {
     pins p;
@@ -562,6 +690,8 @@ void tb_drive_main(tb_ctx *c)
         route(c);
     } else if (strcmp(c->cmd, "collective") == 0) {
         collective(c);
+    } else if (strcmp(c->cmd, "traffic") == 0) {
+        traffic(c);
     } else {
         uint32_t wseed = lcan_trial_net_seed(c->seed, 0xffffffffu);
         if (c->wire && c->prm.mode == LCAN_CIRCUIT)

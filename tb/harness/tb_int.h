@@ -50,7 +50,16 @@ typedef struct tb_ctx {
     char op[32], algo[32], combine[32];
     uint64_t root, flits, trees, compact, depth_req; /* depth_req: --depth as given, 0 if none */
     int phased;
+    /* traffic: the options of `lcan traffic` (cmodel/tool/cmd_traffic.c) */
+    char sweep[64], burst[64], pattern_file[TB_STR];
+    double load, bcast;
+    uint64_t warmup, measure, drain_max;
+    int drain, csv;
     int json, nomodel, wire, quiet, rerun;
+    int progress, progress_tty, progress_shown; /* +progress or stderr a terminal (tb_core.c progress) */
+    double prog_done, prog_total; /* route / traffic: work done and to do, set by the drivers */
+    double prog_base;             /* traffic: window cycles of the load points before this one */
+    uint64_t prog_window, prog_cycle0; /* traffic: warm-up + measure, first cycle of this point */
     long wire_ports;    /* probes in the wiring check (-1: every port) */
     double rate;        /* packet mode: injection probability per port per tick */
     double bcast_rate;  /* packet mode: broadcasts per leaf per tick */
