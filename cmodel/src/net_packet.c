@@ -150,6 +150,30 @@ static inline uint64_t range64(int lo, int hi) /* ports lo..hi-1, 0 <= lo <= hi 
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
+/* Output o of the switch whose first global port is pb takes flit f (spec 8.3 step 4): the flit
+ * register, the ejection list at a leaf, a credit spent (an output left without credits leaves
+ * *avail), the level's counter, and the receiving switch woken for the next tick. */
+static void send_flit(struct lcan_net *n, int l, int D, uint32_t pb, int o, uint64_t leafdn,
+                      uint64_t f, uint64_t *avail)
+{
+    uint32_t go = pb + (uint32_t)o, pr = n->g.peer[go];
+    n->flit_d[go] = f;
+    n->wr_d[n->n_wr_d++] = go;
+    if (pr & LCAN_PEER_LEAF)
+        n->ejl_d[n->n_ejl_d++] = pr & ~LCAN_PEER_LEAF;
+    if (!((leafdn >> o) & 1u) && --n->cr[go] == 0)
+        *avail &= ~bit64(o);
+    if (o >= D)
+        n->cnt_up[l]++;
+    else
+        n->cnt_down[l]++;
+    if (!(pr & LCAN_PEER_LEAF)) {
+        uint32_t ps = n->port_sw[pr];
+        n->arr_nxt[ps] |= bit64(n->port_loc[pr]);
+        lcan_net_wake(n, ps);
+    }
+}
+
 static void switch_general(struct lcan_net *n, uint32_t sw)
 {
     const lcan_geom *g = &n->g;
@@ -230,25 +254,8 @@ static void switch_general(struct lcan_net *n, uint32_t sw)
             uint32_t gp = pb + (uint32_t)i;
             if ((reqm >> i) & 1u) {
                 uint64_t gr = grant[i], gm, done;
-                for (gm = gr; gm; gm &= gm - 1u) {
-                    int o = lcan_ctz64(gm);
-                    uint32_t go = pb + (uint32_t)o, pr = g->peer[go];
-                    n->flit_d[go] = cand[i];
-                    n->wr_d[n->n_wr_d++] = go;
-                    if (pr & LCAN_PEER_LEAF)
-                        n->ejl_d[n->n_ejl_d++] = pr & ~LCAN_PEER_LEAF;
-                    if (!((leafdn >> o) & 1u) && --n->cr[go] == 0)
-                        avail &= ~bit64(o);
-                    if (o >= D)
-                        n->cnt_up[l]++;
-                    else
-                        n->cnt_down[l]++;
-                    if (!(pr & LCAN_PEER_LEAF)) {
-                        uint32_t ps = n->port_sw[pr];
-                        n->arr_nxt[ps] |= bit64(n->port_loc[pr]);
-                        lcan_net_wake(n, ps);
-                    }
-                }
+                for (gm = gr; gm; gm &= gm - 1u)
+                    send_flit(n, l, D, pb, lcan_ctz64(gm), leafdn, cand[i], &avail);
                 if ((allm >> i) & 1u) {
                     done = n->served[gp].w[0] | gr;
                     cons = (full[i] & ~done) == 0;
@@ -338,25 +345,8 @@ void lcan_net_packet_switch_fast(struct lcan_net *n, uint32_t sw)
             hi = fr & ~(bit64(start) - 1u);
             gr = hi ? (hi & (0u - hi)) : (fr & (0u - fr));
             cons = gr != 0;
-            if (gr) {
-                int o = lcan_ctz64(gr);
-                uint32_t go = pb + (uint32_t)o, po = g->peer[go];
-                n->flit_d[go] = f;
-                n->wr_d[n->n_wr_d++] = go;
-                if (po & LCAN_PEER_LEAF)
-                    n->ejl_d[n->n_ejl_d++] = po & ~LCAN_PEER_LEAF;
-                if (!((leafdn >> o) & 1u) && --n->cr[go] == 0)
-                    avail &= ~bit64(o);
-                if (o >= D)
-                    n->cnt_up[l]++;
-                else
-                    n->cnt_down[l]++;
-                if (!(po & LCAN_PEER_LEAF)) {
-                    uint32_t ps = n->port_sw[po];
-                    n->arr_nxt[ps] |= bit64(n->port_loc[po]);
-                    lcan_net_wake(n, ps);
-                }
-            }
+            if (gr)
+                send_flit(n, l, D, pb, lcan_ctz64(gr), leafdn, f, &avail);
             n->lfsr[sw] = lcan_lfsr_step(s);
         }
         if (cons) {
