@@ -3,7 +3,7 @@
 # never a project dependency: build it yourself outside the tree (see docs/traffic.md) and pass
 # its binary and the directory holding booksim_fattree_k4n3.cfg / k4n4.cfg.
 #
-#   scripts/traffic_booksim.sh BOOKSIM CFGDIR [REPEATS]
+#   [LCAN=build-x/lcan] scripts/traffic_booksim.sh BOOKSIM CFGDIR [REPEATS]   (default build/lcan)
 #
 # Runs, interleaved (BookSim, lcan, BookSim, lcan, ...), REPEATS times (default 3) each:
 #   k4n3 at load 0.1      vs  lcan traffic 'kary(4,3)' --pattern uniform --load 0.1
@@ -19,7 +19,7 @@ BOOKSIM=${1:?usage: traffic_booksim.sh BOOKSIM CFGDIR [REPEATS]}
 CFG=${2:?usage: traffic_booksim.sh BOOKSIM CFGDIR [REPEATS]}
 REP=${3:-3}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-LCAN=$ROOT/build/lcan
+LCAN=${LCAN:-$ROOT/build/lcan} # LCAN=build-x/lcan to time another build
 tmp=$(mktemp -d /tmp/traffic_booksim.XXXXXX); trap 'rm -rf "$tmp"' EXIT
 
 cfg_at() { # CFG LOAD -> a copy with injection_rate = LOAD

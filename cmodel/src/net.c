@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bytemask.h"
 #include "lfsr.h"
 #include "net_internal.h"
 
@@ -30,8 +31,8 @@ static void do_reset(lcan_net *n, uint32_t seed)
     for (l = 1; l <= g->h; l++)
         for (x = 0; x < g->S[l]; x++)
             n->lfsr[g->sw_base[l] + x] = lcan_lfsr_seed(seed, l, x);
-    memset(n->flit_q, 0, np * sizeof *n->flit_q);
-    memset(n->flit_d, 0, np * sizeof *n->flit_d);
+    memset(n->flit_q, 0, (np + g->NP) * sizeof *n->flit_q);
+    memset(n->flit_d, 0, (np + g->NP) * sizeof *n->flit_d);
     memset(n->bk_q, 0, np);
     memset(n->bk_d, 0, np);
     memset(n->inj, 0, g->NP * sizeof *n->inj);
@@ -52,67 +53,109 @@ static void do_reset(lcan_net *n, uint32_t seed)
     for (q = 0; q < g->NP; q++)
         n->inj_cr[q] = (uint16_t)n->cfg.depth;
     if (n->fast) {
-        memset(n->arr_cur, 0, g->n_sw * sizeof *n->arr_cur);
-        memset(n->arr_nxt, 0, g->n_sw * sizeof *n->arr_nxt);
-        memset(n->fifo_m, 0, g->n_sw * sizeof *n->fifo_m);
-        memset(n->act_stamp, 0, g->n_sw * sizeof *n->act_stamp);
+        size_t ns = g->n_sw + 1u; /* + the dummy switch of the leaves */
+        memset(n->arr_cur, 0, ns * sizeof *n->arr_cur);
+        memset(n->arr_nxt, 0, ns * sizeof *n->arr_nxt);
+        memset(n->fifo_m, 0, ns * sizeof *n->fifo_m);
+        memset(n->act_stamp, 0, ns * sizeof *n->act_stamp);
+        memset(n->avail_m, 0, ns * sizeof *n->avail_m);
         for (l = 1; l <= g->h; l++)
             for (x = 0; x < g->S[l]; x++)
-                n->avail_m[g->sw_base[l] + x] = g->P[l] >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << g->P[l]) - 1u);
+                n->avail_m[g->sw_base[l] + x] = n->lv[l].pmask;
         n->n_act_cur = n->n_act_nxt = 0;
-        n->n_wr_q = n->n_wr_d = 0;
         n->n_crl_cur = n->n_crl_nxt = 0;
-        n->n_lcr_cur = n->n_lcr_nxt = 0;
         n->n_ejl_q = n->n_ejl_d = 0;
         n->n_inj_zero = 0;
         n->ticks = 0;
     }
 }
 
+/* Ports lo..hi-1 of a switch of at most 64 ports, as a mask (0 <= lo <= hi <= 64). */
+static uint64_t range64(int lo, int hi)
+{
+    uint64_t a = hi >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << hi) - 1u);
+    return lo >= 64 ? 0 : a & ~(((uint64_t)1 << lo) - 1u);
+}
+
 /* Fast mode (net_internal.h): the per-switch and per-port tables and the event state. */
 static int fast_alloc(lcan_net *n)
 {
     const lcan_geom *g = &n->g;
-    size_t ns = g->n_sw, np = g->n_port;
+    size_t ns = g->n_sw + 1u, np = g->n_port, nsend = np + g->NP; /* + dummy switch; senders */
     int l, j;
-    uint32_t x;
+    uint32_t x, q;
     n->fast = n->cfg.mode == LCAN_PACKET;
     for (l = 1; l <= g->h; l++)
         if (g->P[l] > 64)
             n->fast = 0;
     if (!n->fast)
         return 0;
-    n->sw_level = malloc(ns);
-    n->port_sw = malloc(np * sizeof *n->port_sw);
-    n->port_loc = malloc(np);
+    n->swd = malloc(ns * sizeof *n->swd);
+    n->out_to = malloc(np * sizeof *n->out_to);
+    n->in_src = malloc(np * sizeof *n->in_src);
+    n->port_sw = malloc(nsend * sizeof *n->port_sw);
+    n->port_loc = malloc(nsend);
     n->arr_cur = malloc(ns * sizeof *n->arr_cur);
     n->arr_nxt = malloc(ns * sizeof *n->arr_nxt);
-    n->crl_cur = malloc(np * sizeof *n->crl_cur);
+    n->crl_cur = malloc(np * sizeof *n->crl_cur); /* at most one credit per input and tick */
     n->crl_nxt = malloc(np * sizeof *n->crl_nxt);
-    n->lcr_cur = malloc((size_t)g->NP * sizeof *n->lcr_cur);
-    n->lcr_nxt = malloc((size_t)g->NP * sizeof *n->lcr_nxt);
-    n->ejl_q = malloc((size_t)g->NP * sizeof *n->ejl_q);
-    n->ejl_d = malloc((size_t)g->NP * sizeof *n->ejl_d);
+    n->ejl_q = malloc(((size_t)g->NP + 1u) * sizeof *n->ejl_q);
+    n->ejl_d = malloc(((size_t)g->NP + 1u) * sizeof *n->ejl_d);
     n->fifo_m = malloc(ns * sizeof *n->fifo_m);
     n->avail_m = malloc(ns * sizeof *n->avail_m);
     n->act_cur = malloc(ns * sizeof *n->act_cur);
     n->act_nxt = malloc(ns * sizeof *n->act_nxt);
     n->act_stamp = malloc(ns * sizeof *n->act_stamp);
-    n->wr_q = malloc(2 * np * sizeof *n->wr_q);
-    n->wr_d = malloc(2 * np * sizeof *n->wr_d);
-    if (!n->sw_level || !n->port_sw || !n->port_loc || !n->arr_cur || !n->arr_nxt || !n->crl_cur || !n->crl_nxt || !n->lcr_cur || !n->lcr_nxt || !n->ejl_q || !n->ejl_d ||
-        !n->fifo_m || !n->avail_m || !n->act_cur || !n->act_nxt || !n->act_stamp || !n->wr_q || !n->wr_d)
+    if (!n->swd || !n->out_to || !n->in_src || !n->port_sw || !n->port_loc || !n->arr_cur || !n->arr_nxt ||
+        !n->crl_cur || !n->crl_nxt || !n->ejl_q || !n->ejl_d || !n->fifo_m || !n->avail_m || !n->act_cur ||
+        !n->act_nxt || !n->act_stamp)
         return -1;
-    for (l = 1; l <= g->h; l++)
+    for (l = 1; l <= g->h; l++) {
+        lcan_fast_level *lv = &n->lv[l];
+        int c;
+        lv->P = g->P[l];
+        lv->D = g->D[l];
+        lv->p = g->p[l];
+        lv->m = g->m[l];
+        lv->U = g->U[l];
+        lv->top = l == g->h;
+        lv->hi_mask = g->hi_mask[l];
+        lv->dmask = (1u << g->bits[l]) - 1u;
+        lv->off = (uint32_t)g->off[l];
+        lv->in_mask = g->in_mask[l];
+        lv->up_mask = g->up_mask[l];
+        lv->dn_mask = g->dn_mask[l];
+        lv->pmask = range64(0, g->P[l]);
+        lv->up_want = range64(g->D[l], g->P[l]);
+        lv->dn_unit = range64(0, g->p[l]);
+        lv->bc_full = 0;
+        for (c = 0; c < g->m[l]; c++)
+            lv->bc_full |= (uint64_t)1 << (c * g->p[l]);
+        lv->leafdn = l == 1 ? range64(0, g->D[l]) : 0;
         for (x = 0; x < g->S[l]; x++) {
             uint32_t sw = g->sw_base[l] + x;
-            n->sw_level[sw] = (uint8_t)l;
+            n->swd[sw].pb = g->port_base[l] + x * (uint32_t)g->P[l];
+            n->swd[sw].hi = g->hi[sw];
+            n->swd[sw].l = l;
             for (j = 0; j < g->P[l]; j++) {
-                uint32_t gp = g->port_base[l] + x * (uint32_t)g->P[l] + (uint32_t)j;
+                uint32_t gp = n->swd[sw].pb + (uint32_t)j;
                 n->port_sw[gp] = sw;
                 n->port_loc[gp] = (uint8_t)j;
             }
         }
+    }
+    for (q = 0; q < g->NP; q++) {
+        n->port_sw[np + q] = g->n_sw;
+        n->port_loc[np + q] = 0;
+    }
+    for (x = 0; x < np; x++) {
+        uint32_t pr = g->peer[x], leaf = (pr & LCAN_PEER_LEAF) != 0;
+        n->in_src[x] = leaf ? (uint32_t)np + (pr & ~LCAN_PEER_LEAF) : pr;
+        n->out_to[x].sw = leaf ? g->n_sw : n->port_sw[pr];
+        n->out_to[x].q = leaf ? pr & ~LCAN_PEER_LEAF : 0;
+        n->out_to[x].loc = leaf ? 0 : n->port_loc[pr];
+        n->out_to[x].leaf = (uint8_t)leaf;
+    }
     return 0;
 }
 
@@ -155,8 +198,8 @@ lcan_status lcan_net_new(const lcan_topo *t, const lcan_cfg *cfg, lcan_net **out
     n->sh_head = n->sh_bcast + 1;
     np = n->g.n_port;
     n->lfsr = malloc((size_t)n->g.n_sw * sizeof *n->lfsr);
-    n->flit_q = malloc(np * sizeof *n->flit_q);
-    n->flit_d = malloc(np * sizeof *n->flit_d);
+    n->flit_q = malloc((np + n->g.NP) * sizeof *n->flit_q);
+    n->flit_d = malloc((np + n->g.NP) * sizeof *n->flit_d);
     n->bk_q = malloc(np);
     n->bk_d = malloc(np);
     n->inj = malloc((size_t)n->g.NP * sizeof *n->inj);
@@ -164,12 +207,12 @@ lcan_status lcan_net_new(const lcan_topo *t, const lcan_cfg *cfg, lcan_net **out
         n->set = malloc(np);
         n->src = malloc(np);
     } else {
-        n->cr = malloc(np * sizeof *n->cr);
-        n->fifo = malloc(np * (size_t)n->cfg.depth * sizeof *n->fifo);
+        n->cr = malloc((np + n->g.NP) * sizeof *n->cr);
+        n->fifo = calloc(np * (size_t)n->cfg.depth, sizeof *n->fifo); /* the fast tick reads stale slots */
         n->fhead = malloc(np * sizeof *n->fhead);
         n->fcount = malloc(np * sizeof *n->fcount);
         n->served = malloc(np * sizeof *n->served);
-        n->inj_cr = malloc((size_t)n->g.NP * sizeof *n->inj_cr);
+        n->inj_cr = n->cr != NULL ? n->cr + np : NULL;
     }
     if (!n->lfsr || !n->flit_q || !n->flit_d || !n->bk_q || !n->bk_d || !n->inj ||
         (n->cfg.mode == LCAN_CIRCUIT ? (!n->set || !n->src)
@@ -204,16 +247,15 @@ void lcan_net_free(lcan_net *n)
     free(n->fhead);
     free(n->fcount);
     free(n->served);
-    free(n->inj_cr);
-    free(n->sw_level);
+    free(n->swd);
+    free(n->out_to);
+    free(n->in_src);
     free(n->port_sw);
     free(n->port_loc);
     free(n->arr_cur);
     free(n->arr_nxt);
     free(n->crl_cur);
     free(n->crl_nxt);
-    free(n->lcr_cur);
-    free(n->lcr_nxt);
     free(n->ejl_q);
     free(n->ejl_d);
     free(n->fifo_m);
@@ -221,8 +263,6 @@ void lcan_net_free(lcan_net *n)
     free(n->act_cur);
     free(n->act_nxt);
     free(n->act_stamp);
-    free(n->wr_q);
-    free(n->wr_d);
     free(n);
 }
 
@@ -263,36 +303,29 @@ static void leaf_tick(lcan_net *n, const lcan_in *in)
     }
 }
 
-/* leaf_tick in fast mode: the same registers; the injection register is only written when valid
- * (the level-1 switch reads it only when woken by it); the credits from the level-1 switches come
- * from the list of the ports they were returned to on the previous tick (lcr_cur). */
+/* leaf_tick in fast mode: the same registers; the injection register (flit_d[n_port + q], see
+ * net_internal.h) is only written when valid (the level-1 switch reads it only when woken by it);
+ * the credits from the level-1 switches are added afterwards with the others (lcan_net_tick). */
 static void leaf_fast(lcan_net *n, const lcan_in *in)
 {
     const uint8_t *iv = in->inj_flit != NULL ? in->inj_valid : NULL;
     const uint32_t *lg = n->g.leaf_gp;
-    uint32_t q, k, NP = n->g.NP;
+    uint32_t base, NP = n->g.NP;
     if (iv != NULL)
-        for (q = 0; q < NP; q++) {
-            if ((q & 7u) == 0 && q + 8 <= NP) { /* eight ports at a time: most are idle */
-                uint64_t w;
-                memcpy(&w, iv + q, 8);
-                if (w == 0) {
-                    q += 7;
-                    continue;
+        for (base = 0; base < NP; base += 64) {
+            uint64_t m = lcan_nonzero_bytes(iv + base, NP - base < 64 ? NP - base : 64);
+            for (; m; m &= m - 1u) {
+                uint32_t q = base + (uint32_t)lcan_ctz64(m);
+                if (n->inj_cr[q] > 0) {
+                    uint32_t gp = lg[q], sw = n->port_sw[gp];
+                    if (--n->inj_cr[q] == 0)
+                        n->n_inj_zero++;
+                    n->flit_d[n->g.n_port + q] = LCAN_VALID | (in->inj_flit[q] & n->fmask);
+                    n->arr_nxt[sw] |= (uint64_t)1 << n->port_loc[gp];
+                    lcan_net_wake(n, sw);
                 }
             }
-            if (iv[q] && n->inj_cr[q] > 0) {
-                uint32_t gp = lg[q], sw = n->port_sw[gp];
-                if (--n->inj_cr[q] == 0)
-                    n->n_inj_zero++;
-                n->inj[q] = LCAN_VALID | (in->inj_flit[q] & n->fmask);
-                n->arr_nxt[sw] |= (uint64_t)1 << n->port_loc[gp];
-                lcan_net_wake(n, sw);
-            }
         }
-    for (k = 0; k < n->n_lcr_cur; k++)
-        if (n->inj_cr[n->lcr_cur[k]]++ == 0)
-            n->n_inj_zero--;
 }
 
 static void write_outputs(const lcan_net *n, lcan_out *out)
@@ -302,21 +335,29 @@ static void write_outputs(const lcan_net *n, lcan_out *out)
     int l;
     if (out == NULL)
         return;
-    if (n->fast && out->inj_ready && out->inj_ack && out->ej_valid && out->ej_flit) {
-        /* every flit towards a leaf was written on this tick: its port is in ejl_q */
+    if (n->fast) {
+        /* every flit towards a leaf was written on this tick: its port is in ejl_q (flit_q holds
+         * stale values elsewhere) */
         uint32_t k;
-        if (n->n_inj_zero == 0)
-            memset(out->inj_ready, 1, g->NP);
-        else
-            for (q = 0; q < g->NP; q++)
-                out->inj_ready[q] = (uint8_t)(n->inj_cr[q] != 0);
-        memset(out->inj_ack, 0, g->NP);
-        memset(out->ej_valid, 0, g->NP);
-        memset(out->ej_flit, 0, g->NP * sizeof *out->ej_flit);
+        if (out->inj_ready) {
+            if (n->n_inj_zero == 0)
+                memset(out->inj_ready, 1, g->NP);
+            else
+                for (q = 0; q < g->NP; q++)
+                    out->inj_ready[q] = (uint8_t)(n->inj_cr[q] != 0);
+        }
+        if (out->inj_ack)
+            memset(out->inj_ack, 0, g->NP);
+        if (out->ej_valid)
+            memset(out->ej_valid, 0, g->NP);
+        if (out->ej_flit)
+            memset(out->ej_flit, 0, g->NP * sizeof *out->ej_flit);
         for (k = 0; k < n->n_ejl_q; k++) {
             uint32_t qq = n->ejl_q[k];
-            out->ej_valid[qq] = 1;
-            out->ej_flit[qq] = n->flit_q[g->leaf_gp[qq]] & n->fmask;
+            if (out->ej_valid)
+                out->ej_valid[qq] = 1;
+            if (out->ej_flit)
+                out->ej_flit[qq] = n->flit_q[g->leaf_gp[qq]] & n->fmask;
         }
     } else
     for (q = 0; q < g->NP; q++) {
@@ -360,32 +401,21 @@ lcan_status lcan_net_tick(lcan_net *n, const lcan_in *in, lcan_out *out)
         leaf_tick(n, in);
     } else if (n->fast) {
         uint64_t *t64;
-        uint32_t *t32, k, nn;
-        for (k = 0; k < n->n_wr_d; k++) {
-            n->flit_d[n->wr_d[k]] = 0;
-            n->bk_d[n->wr_d[k]] = 0;
-        }
-        n->n_wr_d = 0;
+        uint32_t *t32, k;
         for (k = 0; k < n->n_act_cur; k++)
             lcan_net_packet_switch_fast(n, n->act_cur[k]);
-        for (k = 0; k < n->n_crl_cur; k++) { /* credits arriving this tick (spec 8.3 step 6) */
-            uint32_t go = n->crl_cur[k];
-            n->cr[go]++;
-            n->avail_m[n->port_sw[go]] |= (uint64_t)1 << n->port_loc[go];
-        }
         leaf_fast(n, in);
+        for (k = 0; k < n->n_crl_cur; k++) { /* credits arriving this tick (spec 8.3 step 6, 8.4) */
+            uint32_t c = n->crl_cur[k], was_zero = n->cr[c]++ == 0;
+            n->avail_m[n->port_sw[c]] |= (uint64_t)1 << n->port_loc[c];
+            n->n_inj_zero -= was_zero & (c >= g->n_port); /* a network port ready again */
+        }
         tmp = n->flit_q; n->flit_q = n->flit_d; n->flit_d = tmp;
-        tmp = n->bk_q; n->bk_q = n->bk_d; n->bk_d = tmp;
-        t32 = n->wr_q; n->wr_q = n->wr_d; n->wr_d = t32;
-        nn = n->n_wr_q; n->n_wr_q = n->n_wr_d; n->n_wr_d = nn;
         t64 = n->arr_cur; n->arr_cur = n->arr_nxt; n->arr_nxt = t64;
         t32 = n->crl_cur; n->crl_cur = n->crl_nxt; n->crl_nxt = t32;
-        t32 = n->lcr_cur; n->lcr_cur = n->lcr_nxt; n->lcr_nxt = t32;
         t32 = n->ejl_q; n->ejl_q = n->ejl_d; n->ejl_d = t32;
         n->n_ejl_q = n->n_ejl_d;
         n->n_ejl_d = 0;
-        n->n_lcr_cur = n->n_lcr_nxt;
-        n->n_lcr_nxt = 0;
         n->n_crl_cur = n->n_crl_nxt;
         n->n_crl_nxt = 0;
         t32 = n->act_cur; n->act_cur = n->act_nxt; n->act_nxt = t32;

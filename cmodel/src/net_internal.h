@@ -16,6 +16,29 @@
 
 #define LCAN_VALID ((uint64_t)1 << 63)
 
+/* Fast mode: the constants of a level-l switch's tick (spec 4-6, 8.3), precomputed. */
+typedef struct {
+    int P, D, p, m, top;           /* top: l == h (no uppers, nothing goes up) */
+    uint32_t hi_mask, dmask, off;  /* route decision: digits above l, digit l = (dest >> off) & dmask */
+    uint32_t in_mask, up_mask, dn_mask;
+    int U;
+    uint64_t pmask;                /* ports 0..P-1 */
+    uint64_t up_want;              /* the uppers D..P-1 */
+    uint64_t dn_unit;              /* (1 << p) - 1: down class c wants dn_unit << c*p */
+    uint64_t bc_full;              /* a descending broadcast: parallel link 0 of every child */
+    uint64_t leafdn;               /* level 1: the downers, which hold no credits */
+} lcan_fast_level;
+
+typedef struct {
+    uint32_t pb, hi; /* first global port; the switch's digits a_{l+1..h} (geom hi) */
+    int l;
+} lcan_fast_sw;
+
+typedef struct {
+    uint32_t sw, q; /* switch fed by an output (n_sw at a leaf), network port q at a leaf */
+    uint8_t loc, leaf; /* its local input (0 at a leaf); 1 at a leaf */
+} lcan_fast_link;
+
 struct lcan_net {
     lcan_geom g;
     lcan_cfg cfg;
@@ -23,52 +46,60 @@ struct lcan_net {
     uint64_t fmask;         /* low FW bits */
     int sh_dest, sh_bcast, sh_head;
     uint32_t *lfsr;         /* per switch */
-    uint64_t *flit_q, *flit_d;   /* per global port: output flit register */
+    uint64_t *flit_q, *flit_d;   /* per global port: output flit register (+ NP: see fast mode) */
     uint8_t *bk_q, *bk_d;        /* per global port: ack-out (circuit) / credit-out (packet) of the input */
     uint8_t *set, *src;          /* circuit: per output */
-    uint16_t *cr;                /* packet: per output */
+    uint16_t *cr;                /* packet: per output, then inj_cr */
     uint64_t *fifo;              /* packet: per input, DEPTH slots */
     uint16_t *fhead, *fcount;
     lcan_pset *served;
     uint64_t *inj;               /* per network port: injection register */
-    uint16_t *inj_cr;            /* packet: per network port */
+    uint16_t *inj_cr;            /* packet: per network port (= cr + n_port, one allocation) */
     uint32_t cnt_up[LCAN_MAX_LEVELS + 1], cnt_down[LCAN_MAX_LEVELS + 1], cnt_drop[LCAN_MAX_LEVELS + 1];
 
     /* Packet mode, every P_l <= 64 (fast = 1): event-driven tick, same behaviour (net_packet.c).
-     * Only switches with an arriving flit, an arriving credit or a non-empty FIFO are visited; the
-     * per-switch 64-bit masks say which local ports. *_cur is read this tick, *_nxt written by the
-     * senders for the next one (swapped with the flit/credit registers). Entries of flit_d / bk_d
-     * written two ticks ago are zeroed from the wr_d list before the switches run. */
+     * Only switches with an arriving flit or a non-empty FIFO are visited; the per-switch 64-bit
+     * masks say which local ports. *_cur is read this tick, *_nxt written by the senders for the
+     * next one (swapped with the flit registers). flit_q / flit_d hold a valid flit only where a
+     * list or mask says one was written on the tick (arr_cur, ejl_q): nothing else reads them, so
+     * they are never cleared, and bk_q / bk_d are not used (credits travel in crl).
+     * Senders are numbered 0..n_port+NP-1: the global output ports, then the network ports, whose
+     * injection register is flit_q[n_port + q] in this mode (inj is the full-scan tick's) and whose
+     * credit counter is cr[n_port + q] = inj_cr[q]; so a switch reads an input and returns its
+     * credit the same way whether it faces a leaf or a switch, without a branch (random traffic
+     * makes such branches mispredict: they, not instructions, bound the speed). Index n_sw is a
+     * dummy switch that the leaves "belong" to, never visited. */
     int fast;
-    uint8_t *sw_level;           /* per switch */
-    uint32_t *port_sw;           /* per global port: owning switch */
-    uint8_t *port_loc;           /* per global port: local port index */
-    uint64_t *arr_cur, *arr_nxt; /* per switch: inputs with a flit arriving */
+    lcan_fast_level lv[LCAN_MAX_LEVELS + 2];
+    lcan_fast_sw *swd;           /* per switch */
+    lcan_fast_link *out_to;      /* per global port: where its output goes */
+    uint32_t *in_src;            /* per global port: the sender feeding its input */
+    uint32_t *port_sw;           /* per sender: owning switch (n_sw for a network port) */
+    uint8_t *port_loc;           /* per sender: local port index (0 for a network port) */
+    uint64_t *arr_cur, *arr_nxt; /* per switch (+ dummy): inputs with a flit arriving */
     uint64_t *fifo_m;            /* per switch: inputs whose FIFO is not empty */
-    uint64_t *avail_m;           /* per switch: outputs with cr > 0 (and level-1 downers) */
-    uint32_t *act_cur, *act_nxt; /* switch lists */
+    uint64_t *avail_m;           /* per switch (+ dummy): outputs with cr > 0 (and level-1 downers) */
+    uint32_t *act_cur, *act_nxt; /* switch lists (n_sw + 1 entries: see lcan_net_wake) */
     uint32_t n_act_cur, n_act_nxt;
-    uint64_t *act_stamp;         /* per switch: tick number + 1 when already in act_nxt */
+    uint64_t *act_stamp;         /* per switch (+ dummy): tick number + 1 when already in act_nxt */
     uint64_t ticks;
-    uint32_t *wr_q, *wr_d;       /* global ports written in the last tick / two ticks ago */
-    uint32_t n_wr_q, n_wr_d;
-    uint32_t *crl_cur, *crl_nxt; /* output ports (global) receiving a credit this / next tick: applied
-                                    after every switch has run (spec 8.3 step 6), without a visit */
+    uint32_t *crl_cur, *crl_nxt; /* senders receiving a credit this / next tick: applied after every
+                                    switch and the leaves have run (spec 8.3 step 6), without a visit */
     uint32_t n_crl_cur, n_crl_nxt;
-    uint32_t *lcr_cur, *lcr_nxt; /* network ports receiving a credit this / next tick (inj_cr) */
-    uint32_t n_lcr_cur, n_lcr_nxt;
-    uint32_t *ejl_q, *ejl_d;     /* network ports whose level-1 downer output was written (ej) */
+    uint32_t *ejl_q, *ejl_d;     /* network ports whose level-1 downer output was written (ej);
+                                    NP + 1 entries (one spare: send_flit writes before counting) */
     uint32_t n_ejl_q, n_ejl_d;
     uint32_t n_inj_zero;         /* network ports with inj_cr == 0 (inj_ready = 0) */
 };
 
-/* Fast mode: mark switch sw active on the next tick. */
+/* Fast mode: mark switch sw active on the next tick (without a branch: whether a switch is
+ * already listed is as random as the traffic; act_nxt has one spare entry). */
 static inline void lcan_net_wake(struct lcan_net *n, uint32_t sw)
 {
-    if (n->act_stamp[sw] != n->ticks + 1) {
-        n->act_stamp[sw] = n->ticks + 1;
-        n->act_nxt[n->n_act_nxt++] = sw;
-    }
+    uint64_t t = n->ticks + 1;
+    n->act_nxt[n->n_act_nxt] = sw;
+    n->n_act_nxt += n->act_stamp[sw] != t;
+    n->act_stamp[sw] = t;
 }
 
 /* Dest field of a stored flit. */

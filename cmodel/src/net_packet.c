@@ -10,18 +10,20 @@
 #include "net_internal.h"
 #include "sw.h"
 
-static void fifo_push(struct lcan_net *n, uint32_t gp, uint64_t f)
+/* (FIFO indices wrap by arithmetic, not by a branch or a division: see the fast path below) */
+static inline void fifo_push(struct lcan_net *n, uint32_t gp, uint64_t f)
 {
-    uint32_t D = (uint32_t)n->cfg.depth;
+    uint32_t D = (uint32_t)n->cfg.depth, tail = (uint32_t)n->fhead[gp] + n->fcount[gp];
     if (n->fcount[gp] >= D) /* impossible while credits are honoured */
         return;
-    n->fifo[(size_t)gp * D + (n->fhead[gp] + n->fcount[gp]) % D] = f;
+    n->fifo[(size_t)gp * D + tail - (D & (0u - (uint32_t)(tail >= D)))] = f;
     n->fcount[gp]++;
 }
 
-static void fifo_pop(struct lcan_net *n, uint32_t gp)
+static inline void fifo_pop(struct lcan_net *n, uint32_t gp)
 {
-    n->fhead[gp] = (uint16_t)((n->fhead[gp] + 1u) % (uint32_t)n->cfg.depth);
+    uint32_t h = (uint32_t)n->fhead[gp] + 1u;
+    n->fhead[gp] = (uint16_t)(h & (0u - (uint32_t)(h != (uint32_t)n->cfg.depth)));
     n->fcount[gp]--;
 }
 
@@ -133,165 +135,170 @@ void lcan_net_packet_switch(struct lcan_net *n, int l, uint32_t x)
 
 /* ------------------------------------------------------------------ fast path (P <= 64)
  *
- * The same steps as lcan_net_packet_switch, on 64-bit port masks, for a switch that has something
- * to do (net_internal.h: arriving flits or a non-empty FIFO). Arriving credits only add to cr after
- * the allocation (step 6), so net.c adds them after every switch has run, without a visit. Only the registers
- * that become non-zero are written; net.c zeroes them again two ticks later (wr_d). */
+ * The same steps as lcan_net_packet_switch, on 64-bit port masks and the per-level constants of
+ * net_internal.h, for a switch that has something to do (arriving flits or a non-empty FIFO).
+ * Arriving credits only add to cr after the allocation (step 6), so net.c adds them after every
+ * switch has run, without a visit. Only the flit registers that carry a flit are written.
+ * Written for a processor's branch predictor: whether a FIFO is empty, a flit goes up or down, a
+ * port faces a leaf or a request is granted is as random as the traffic, so those choices are
+ * made by selecting values (masks, dummy entries) and by loops over port masks, not by branches. */
 
 static inline uint64_t bit64(int i) { return (uint64_t)1 << i; }
 
-static inline uint64_t range64(int lo, int hi) /* ports lo..hi-1, 0 <= lo <= hi <= 64 */
+/* All ones if c, else 0. */
+static inline uint64_t all_if(int c) { return (uint64_t)0 - (uint64_t)(c != 0); }
+
+/* The candidate on global input gp: the head of its FIFO if from_fifo, else the flit arriving
+ * from its sender (net_internal.h: an output register or a network port's injection register). */
+static inline uint64_t candidate(const struct lcan_net *n, uint32_t gp, int from_fifo)
 {
-    uint64_t a = hi >= 64 ? ~(uint64_t)0 : (bit64(hi) - 1u);
-    return a & ~(bit64(lo) - 1u);
+    uint64_t head = n->fifo[(size_t)gp * (uint32_t)n->cfg.depth + n->fhead[gp]];
+    uint64_t arriving = n->flit_q[n->in_src[gp]], sel = all_if(from_fifo);
+    return (head & sel) | (arriving & ~sel);
+}
+
+/* Output o of the switch whose first global port is pb takes flit f (spec 8.3 step 4): the flit
+ * register; at a leaf the ejection list, else the receiving switch's arrival mask and a wake (the
+ * leaves' dummy switch takes the mask and is never listed); a credit spent (level-1 downers hold
+ * none; an output left without credits leaves *avail). The caller counts it. */
+static inline void send_flit(struct lcan_net *n, const lcan_fast_level *lv, uint32_t pb, int o, uint64_t f,
+                             uint64_t *avail)
+{
+    uint32_t go = pb + (uint32_t)o, dec = !((lv->leafdn >> o) & 1u), c;
+    const lcan_fast_link *to = &n->out_to[go];
+    uint64_t t = n->ticks + 1;
+    n->flit_d[go] = f;
+    n->ejl_d[n->n_ejl_d] = to->q;
+    n->n_ejl_d += to->leaf;
+    n->arr_nxt[to->sw] |= bit64(to->loc);
+    n->act_nxt[n->n_act_nxt] = to->sw;
+    n->n_act_nxt += (uint32_t)(n->act_stamp[to->sw] != t) & (uint32_t)!to->leaf;
+    n->act_stamp[to->sw] = t;
+    c = n->cr[go] - dec;
+    n->cr[go] = (uint16_t)c;
+    *avail &= ~(bit64(o) & all_if(dec & (c == 0)));
+}
+
+/* The candidate on global input gp was consumed: its credit goes back to the sender (spec 8.3
+ * step 5, 8.4), arriving there next tick. */
+static inline void return_credit(struct lcan_net *n, uint32_t gp)
+{
+    n->crl_nxt[n->n_crl_nxt++] = n->in_src[gp];
 }
 
 /* Several candidates, or a broadcast: the allocator of spec 6 on masks. */
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-/* Output o of the switch whose first global port is pb takes flit f (spec 8.3 step 4): the flit
- * register, the ejection list at a leaf, a credit spent (an output left without credits leaves
- * *avail), the level's counter, and the receiving switch woken for the next tick. */
-static void send_flit(struct lcan_net *n, int l, int D, uint32_t pb, int o, uint64_t leafdn,
-                      uint64_t f, uint64_t *avail)
+static void switch_general(struct lcan_net *n, uint32_t sw, uint64_t arr, uint64_t fm)
 {
-    uint32_t go = pb + (uint32_t)o, pr = n->g.peer[go];
-    n->flit_d[go] = f;
-    n->wr_d[n->n_wr_d++] = go;
-    if (pr & LCAN_PEER_LEAF)
-        n->ejl_d[n->n_ejl_d++] = pr & ~LCAN_PEER_LEAF;
-    if (!((leafdn >> o) & 1u) && --n->cr[go] == 0)
-        *avail &= ~bit64(o);
-    if (o >= D)
-        n->cnt_up[l]++;
-    else
-        n->cnt_down[l]++;
-    if (!(pr & LCAN_PEER_LEAF)) {
-        uint32_t ps = n->port_sw[pr];
-        n->arr_nxt[ps] |= bit64(n->port_loc[pr]);
-        lcan_net_wake(n, ps);
-    }
-}
-
-static void switch_general(struct lcan_net *n, uint32_t sw)
-{
-    const lcan_geom *g = &n->g;
-    int l = n->sw_level[sw];
-    uint32_t x = sw - g->sw_base[l];
-    int P = g->P[l], D = g->D[l];
-    uint32_t pb = g->port_base[l] + x * (uint32_t)P, depth = (uint32_t)n->cfg.depth;
-    uint64_t arr = n->arr_cur[sw], fm = n->fifo_m[sw], avail = n->avail_m[sw];
-    uint64_t cands = arr | fm, m;
-    uint64_t leafdn = l == 1 ? range64(0, D) : 0; /* level-1 downers: no credits */
+    const lcan_fast_sw *sd = &n->swd[sw];
+    const lcan_fast_level *lv = &n->lv[sd->l];
+    int D = lv->D, P = lv->P, p = lv->p, up_in_ok = !lv->top;
+    uint32_t pb = sd->pb, s = n->lfsr[sw], nup = 0, ndn = 0, depth = (uint32_t)n->cfg.depth;
+    uint64_t avail = n->avail_m[sw], cands = arr | fm, m, rot;
+    uint64_t cand[64], want[64], grant[64];
+    int start[64];
+    uint64_t reqm = 0, allm = 0, dropm = 0, taken = 0, gotm = 0, consm, fm_new;
+    int r_in = lcan_lfsr_offset(s & 0xFFu, lv->in_mask, P);
+    int r_up = lcan_lfsr_offset((s >> 8) & 0xFFu, lv->up_mask, lv->U);
+    int r_dn = lcan_lfsr_offset((s >> 16) & 0xFFu, lv->dn_mask, p);
 
     n->arr_cur[sw] = 0;
-    if (cands) {
-        uint64_t cand[64], want[64], full[64], grant[64];
-        int start[64];
-        uint64_t reqm = 0, allm = 0, consumed = 0;
-        lcan_offsets off = lcan_sw_offsets(g, l, n->lfsr[sw]);
-        for (m = cands; m; m &= m - 1u) {
-            int i = lcan_ctz64(m);
-            uint32_t gp = pb + (uint32_t)i;
-            uint64_t f;
-            if ((fm >> i) & 1u) {
-                f = n->fifo[(size_t)gp * depth + n->fhead[gp]];
-            } else {
-                uint32_t pr = g->peer[gp];
-                f = (pr & LCAN_PEER_LEAF) ? n->inj[pr & ~LCAN_PEER_LEAF] : n->flit_q[pr];
+    for (m = cands; m; m &= m - 1u) {
+        int i = lcan_ctz64(m);
+        uint32_t gp = pb + (uint32_t)i;
+        uint64_t f = candidate(n, gp, (int)((fm >> i) & 1u));
+        cand[i] = f;
+        if (!((f >> n->sh_bcast) & 1u)) {
+            uint32_t dest = lcan_net_dest(n, f), x = (dest >> lv->off) & lv->dmask, xd;
+            uint64_t upm;
+            int up = (i < D) & up_in_ok & ((dest & lv->hi_mask) != sd->hi); /* spec 4 */
+            if (x >= (uint32_t)lv->m && !up) { /* an invalid digit: discarded on arrival (rare) */
+                dropm |= bit64(i);
+                continue;
             }
-            cand[i] = f;
-            if (!((f >> n->sh_bcast) & 1u)) {
-                int cls = lcan_route_decide(g, l, g->hi[sw], i, lcan_net_dest(n, f));
-                if (cls == LCAN_CLASS_DROP) {
-                    consumed |= bit64(i);
-                    continue;
-                }
-                if (cls == LCAN_CLASS_UP) {
-                    want[i] = range64(D, P);
-                    start[i] = D + off.r_up;
-                } else {
-                    want[i] = range64(cls * g->p[l], (cls + 1) * g->p[l]);
-                    start[i] = cls * g->p[l] + off.r_dn;
-                }
-            } else if (i < D && l < g->h) {
-                want[i] = full[i] = bit64(D);
-                start[i] = D;
-            } else {
-                int c;
-                full[i] = 0;
-                for (c = 0; c < g->m[l]; c++)
-                    full[i] |= bit64(c * g->p[l]);
-                want[i] = full[i] & ~n->served[gp].w[0];
-                start[i] = 0;
-                allm |= bit64(i);
-            }
-            reqm |= bit64(i);
+            upm = all_if(up);
+            xd = x & ~(uint32_t)upm;
+            want[i] = (lv->up_want & upm) | ((lv->dn_unit << (xd * (uint32_t)p)) & ~upm);
+            start[i] = (int)(((uint32_t)(D + r_up) & (uint32_t)upm) | ((uint32_t)((int)xd * p + r_dn) & ~(uint32_t)upm));
+        } else if (i < D && up_in_ok) { /* a climbing broadcast: upper 0 */
+            want[i] = bit64(D);
+            start[i] = D;
+        } else { /* descending: every child not yet served, at once */
+            want[i] = lv->bc_full & ~n->served[gp].w[0];
+            start[i] = 0;
+            allm |= bit64(i);
         }
-        if (reqm) {
-            /* spec 6: inputs in the order r_in, .., P-1, 0, .., r_in-1 */
-            uint64_t taken = 0, part[2];
-            int k;
-            part[0] = reqm & ~(bit64(off.r_in) - 1u);
-            part[1] = reqm & (bit64(off.r_in) - 1u);
-            for (k = 0; k < 2; k++)
-                for (m = part[k]; m; m &= m - 1u) {
-                    int i = lcan_ctz64(m);
-                    uint64_t fr = want[i] & avail & ~taken, gr;
-                    if ((allm >> i) & 1u) {
-                        gr = fr;
-                    } else {
-                        uint64_t hi = fr & ~(bit64(start[i]) - 1u);
-                        gr = hi ? (hi & (0u - hi)) : (fr & (0u - fr));
-                    }
-                    grant[i] = gr;
-                    taken |= gr;
-                }
-        }
-        for (m = cands; m; m &= m - 1u) {
-            int i = lcan_ctz64(m), from_fifo = (int)((fm >> i) & 1u), cons;
-            uint32_t gp = pb + (uint32_t)i;
-            if ((reqm >> i) & 1u) {
-                uint64_t gr = grant[i], gm, done;
-                for (gm = gr; gm; gm &= gm - 1u)
-                    send_flit(n, l, D, pb, lcan_ctz64(gm), leafdn, cand[i], &avail);
-                if ((allm >> i) & 1u) {
-                    done = n->served[gp].w[0] | gr;
-                    cons = (full[i] & ~done) == 0;
-                    if (!cons)
-                        n->served[gp].w[0] = done; /* a ONE request that is not granted adds nothing */
-                } else {
-                    cons = gr != 0;
-                }
-            } else {
-                cons = (int)((consumed >> i) & 1u);
-            }
-            if (cons) {
-                uint32_t pr = g->peer[gp];
-                if ((allm >> i) & 1u) /* served is only ever set by ALL requests */
-                    n->served[gp].w[0] = 0;
-                if (from_fifo) {
-                    fifo_pop(n, gp);
-                    if (n->fcount[gp] == 0)
-                        fm &= ~bit64(i);
-                }
-                n->bk_d[gp] = 1;
-                n->wr_d[n->n_wr_d++] = gp;
-                if (!(pr & LCAN_PEER_LEAF))
-                    n->crl_nxt[n->n_crl_nxt++] = pr;
-                else
-                    n->lcr_nxt[n->n_lcr_nxt++] = pr & ~LCAN_PEER_LEAF;
-            }
-            if (((arr >> i) & 1u) && (from_fifo || !cons)) {
-                uint32_t pr = g->peer[gp];
-                fifo_push(n, gp, (pr & LCAN_PEER_LEAF) ? n->inj[pr & ~LCAN_PEER_LEAF] : n->flit_q[pr]);
-                fm |= bit64(i);
-            }
-        }
-        if (reqm)
-            n->lfsr[sw] = lcan_lfsr_step(n->lfsr[sw]);
+        reqm |= bit64(i);
     }
+    /* spec 6: inputs in the order r_in, .., P-1, 0, .., r_in-1 = the bits of reqm rotated right by
+     * r_in (0 <= r_in < P <= 64) */
+    rot = ((reqm >> r_in) | ((reqm << 1) << (P - 1 - r_in))) & lv->pmask;
+    for (; rot; rot &= rot - 1u) {
+        int i = lcan_ctz64(rot) + r_in;
+        uint64_t fr, hi, first, one, gr;
+        i -= P & (int)all_if(i >= P);
+        fr = want[i] & avail & ~taken;
+        hi = fr & ~(bit64(start[i]) - 1u);
+        first = (hi & all_if(hi != 0)) | (fr & ~all_if(hi != 0)); /* cyclic scan from start */
+        one = first & (0u - first);
+        gr = (fr & all_if((allm >> i) & 1u)) | (one & ~all_if((allm >> i) & 1u));
+        grant[i] = gr;
+        taken |= gr;
+        gotm |= (uint64_t)(gr != 0) << i;
+    }
+    /* step 4: every granted output takes its input's candidate */
+    for (m = gotm; m; m &= m - 1u) {
+        int i = lcan_ctz64(m);
+        uint64_t gm;
+        for (gm = grant[i]; gm; gm &= gm - 1u) {
+            int o = lcan_ctz64(gm);
+            send_flit(n, lv, pb, o, cand[i], &avail);
+            nup += (uint32_t)(o >= D);
+            ndn += (uint32_t)(o < D);
+        }
+    }
+    /* consumed: dropped, a granted ONE request, an ALL request whose children are all served */
+    consm = dropm | (gotm & ~allm);
+    for (m = allm; m; m &= m - 1u) {
+        int i = lcan_ctz64(m);
+        uint32_t gp = pb + (uint32_t)i;
+        if ((want[i] & ~grant[i]) == 0) { /* want = full minus served */
+            consm |= bit64(i);
+            n->served[gp].w[0] = 0; /* served is only ever set by ALL requests */
+        } else {
+            n->served[gp].w[0] |= grant[i];
+        }
+    }
+    /* every candidate's input, in one pass without branches: a consumed candidate returns its
+     * credit and leaves its FIFO if it came from there; the arriving flit is stored unless it was
+     * the candidate and got consumed */
+    for (m = cands, fm_new = 0; m; m &= m - 1u) {
+        int i = lcan_ctz64(m);
+        uint32_t gp = pb + (uint32_t)i, cons = (uint32_t)(consm >> i) & 1u, ff = (uint32_t)(fm >> i) & 1u;
+        uint32_t pop = cons & ff, push = (uint32_t)(arr >> i) & (ff | !cons) & 1u, head, count, tail;
+        size_t slot;
+        n->crl_nxt[n->n_crl_nxt] = n->in_src[gp];
+        n->n_crl_nxt += cons;
+        head = (uint32_t)n->fhead[gp] + pop;
+        head -= depth & (0u - (uint32_t)(head >= depth));
+        count = (uint32_t)n->fcount[gp] - pop;
+        push &= count < depth; /* (never full while credits are honoured) */
+        tail = head + count;
+        tail -= depth & (0u - (uint32_t)(tail >= depth));
+        slot = (size_t)gp * depth + tail;
+        n->fifo[slot] = (n->flit_q[n->in_src[gp]] & all_if((int)push)) | (n->fifo[slot] & ~all_if((int)push));
+        count += push;
+        n->fhead[gp] = (uint16_t)head;
+        n->fcount[gp] = (uint16_t)count;
+        fm_new |= (uint64_t)(count != 0) << i;
+    }
+    fm = fm_new;
+    if (reqm)
+        n->lfsr[sw] = lcan_lfsr_step(s);
+    n->cnt_up[sd->l] += nup;
+    n->cnt_down[sd->l] += ndn;
     n->avail_m[sw] = avail;
     n->fifo_m[sw] = fm;
     if (fm)
@@ -300,74 +307,66 @@ static void switch_general(struct lcan_net *n, uint32_t sw)
 
 void lcan_net_packet_switch_fast(struct lcan_net *n, uint32_t sw)
 {
-    const lcan_geom *g = &n->g;
-    uint64_t arr = n->arr_cur[sw], fm = n->fifo_m[sw], cands = arr | fm;
-    int l, P, D;
-    uint32_t pb, depth = (uint32_t)n->cfg.depth;
-    uint64_t avail, leafdn;
-    if (cands == 0 || (cands & (cands - 1u))) {
-        switch_general(n, sw);
+    uint64_t arr = n->arr_cur[sw], fm = n->fifo_m[sw], cands = arr | fm, f;
+    const lcan_fast_sw *sd;
+    const lcan_fast_level *lv;
+    int i, D, from_fifo, cons = 1, up;
+    uint32_t gp, dest, x;
+    if (cands == 0)
+        return;
+    if (cands & (cands - 1u)) {
+        switch_general(n, sw, arr, fm);
         return;
     }
-    {
-        /* one candidate (the common case below saturation): the allocator's rotation cannot matter */
-        int i = lcan_ctz64(cands), from_fifo = fm != 0, cons = 1, cls;
-        uint32_t gp, pr;
-        uint64_t f;
-        l = n->sw_level[sw];
-        P = g->P[l];
-        D = g->D[l];
-        pb = g->port_base[l] + (sw - g->sw_base[l]) * (uint32_t)P;
-        gp = pb + (uint32_t)i;
-        pr = g->peer[gp];
-        f = from_fifo ? n->fifo[(size_t)gp * depth + n->fhead[gp]]
-                      : ((pr & LCAN_PEER_LEAF) ? n->inj[pr & ~LCAN_PEER_LEAF] : n->flit_q[pr]);
-        if ((f >> n->sh_bcast) & 1u) {
-            switch_general(n, sw);
-            return;
-        }
-        avail = n->avail_m[sw];
-        leafdn = l == 1 ? range64(0, D) : 0;
-        n->arr_cur[sw] = 0;
-        cls = lcan_route_decide(g, l, g->hi[sw], i, lcan_net_dest(n, f));
-        if (cls != LCAN_CLASS_DROP) {
-            uint32_t s = n->lfsr[sw];
-            uint64_t want, fr, hi, gr;
-            int start;
-            if (cls == LCAN_CLASS_UP) {
-                want = range64(D, P);
-                start = D + lcan_lfsr_offset((s >> 8) & 0xFFu, g->up_mask[l], g->U[l]);
-            } else {
-                want = range64(cls * g->p[l], (cls + 1) * g->p[l]);
-                start = cls * g->p[l] + lcan_lfsr_offset((s >> 16) & 0xFFu, g->dn_mask[l], g->p[l]);
-            }
-            fr = want & avail;
-            hi = fr & ~(bit64(start) - 1u);
-            gr = hi ? (hi & (0u - hi)) : (fr & (0u - fr));
-            cons = gr != 0;
-            if (gr)
-                send_flit(n, l, D, pb, lcan_ctz64(gr), leafdn, f, &avail);
-            n->lfsr[sw] = lcan_lfsr_step(s);
-        }
-        if (cons) {
-            if (from_fifo) {
-                fifo_pop(n, gp);
-                if (n->fcount[gp] == 0)
-                    fm = 0;
-            }
-            n->bk_d[gp] = 1;
-            n->wr_d[n->n_wr_d++] = gp;
-            if (!(pr & LCAN_PEER_LEAF))
-                n->crl_nxt[n->n_crl_nxt++] = pr;
-            else
-                n->lcr_nxt[n->n_lcr_nxt++] = pr & ~LCAN_PEER_LEAF;
-        }
-        if (arr && (from_fifo || !cons)) {
-            fifo_push(n, gp, (pr & LCAN_PEER_LEAF) ? n->inj[pr & ~LCAN_PEER_LEAF] : n->flit_q[pr]);
-            fm = bit64(i);
-        }
+    /* one candidate (the common case below saturation): the allocator's rotation cannot matter */
+    sd = &n->swd[sw];
+    lv = &n->lv[sd->l];
+    D = lv->D;
+    i = lcan_ctz64(cands);
+    gp = sd->pb + (uint32_t)i;
+    from_fifo = fm != 0;
+    f = candidate(n, gp, from_fifo);
+    if ((f >> n->sh_bcast) & 1u) {
+        switch_general(n, sw, arr, fm);
+        return;
     }
-    n->avail_m[sw] = avail;
+    n->arr_cur[sw] = 0;
+    dest = lcan_net_dest(n, f);
+    x = (dest >> lv->off) & lv->dmask;
+    up = (i < D) & !lv->top & ((dest & lv->hi_mask) != sd->hi); /* spec 4 */
+    if (x < (uint32_t)lv->m || up) { /* (x >= m: an invalid digit, rare) */
+        uint64_t upm = all_if(up), want, fr, hi, first, gr, avail = n->avail_m[sw];
+        uint32_t s = n->lfsr[sw], xd = x & ~(uint32_t)upm;
+        uint32_t start_up = (uint32_t)(D + lcan_lfsr_offset((s >> 8) & 0xFFu, lv->up_mask, lv->U));
+        uint32_t start_dn = xd * (uint32_t)lv->p + (uint32_t)lcan_lfsr_offset((s >> 16) & 0xFFu, lv->dn_mask, lv->p);
+        int start = (int)((start_up & (uint32_t)upm) | (start_dn & ~(uint32_t)upm));
+        want = (lv->up_want & upm) | ((lv->dn_unit << (xd * (uint32_t)lv->p)) & ~upm);
+        fr = want & avail;
+        hi = fr & ~(bit64(start) - 1u);
+        first = (hi & all_if(hi != 0)) | (fr & ~all_if(hi != 0));
+        gr = first & (0u - first);
+        cons = gr != 0;
+        if (gr) {
+            int o = lcan_ctz64(gr);
+            send_flit(n, lv, sd->pb, o, f, &avail);
+            n->cnt_up[sd->l] += (uint32_t)(o >= D);
+            n->cnt_down[sd->l] += (uint32_t)(o < D);
+            n->avail_m[sw] = avail;
+        }
+        n->lfsr[sw] = lcan_lfsr_step(s);
+    } /* else an invalid digit: discarded on arrival */
+    if (cons) {
+        if (from_fifo) {
+            fifo_pop(n, gp);
+            if (n->fcount[gp] == 0)
+                fm = 0;
+        }
+        return_credit(n, gp);
+    }
+    if (arr && (from_fifo || !cons)) {
+        fifo_push(n, gp, n->flit_q[n->in_src[gp]]);
+        fm = bit64(i);
+    }
     n->fifo_m[sw] = fm;
     if (fm)
         lcan_net_wake(n, sw);

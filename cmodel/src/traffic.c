@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bytemask.h"
 #include "json.h"
 #include "lcan_traffic.h"
 #include "status.h"
@@ -249,11 +250,10 @@ typedef struct {
     uint32_t rr, bseq;
 } node;
 
-typedef struct {
+typedef struct { /* 32 bytes: a tag's slot is touched once per injection, cold (FIFO recycling) */
     uint64_t created, injected;
-    uint32_t src, dest, remaining;
+    uint32_t dest, remaining;
     uint8_t used, bcast, measured, lca;
-    uint8_t *seen; /* broadcast: leaves that got their copy */
 } slot;
 
 typedef struct {
@@ -338,9 +338,11 @@ typedef struct {
     int U0, p1, w1, h, pw, aw;
     uint64_t pmask, amask;
     uint32_t *packed;
+    uint32_t *leaf_of; /* per network port: its leaf (port / U0, without a division per packet) */
     int level_of_bit[64];
     node *nodes;
     slot *slots;
+    uint8_t **seen; /* per slot, broadcasts only: the leaves that got their copy */
     uint32_t *sfree;
     double on_q, off_q; /* on/off: end probability of ON per tick, OFF length parameter */
     double inv_load, inv_on, inv_off; /* 1 / log1p(-q) of the three */
@@ -437,7 +439,7 @@ static int create(drv *d, uint32_t s, uint64_t now)
         nd->head = 0;
         nd->cap = nc;
     }
-    k = &nd->q[(nd->head + nd->count) % nd->cap];
+    k = &nd->q[(nd->head + nd->count) & (nd->cap - 1u)]; /* cap: a power of two */
     k->created = now;
     k->bcast = 0;
     if (d->o->bcast > 0 && d->w1 > 0 && urand(&nd->rng) < d->o->bcast) {
@@ -459,16 +461,18 @@ static void drv_free(drv *d)
     if (d->nodes)
         for (i = 0; i < d->N; i++)
             free(d->nodes[i].q);
-    if (d->slots)
+    if (d->seen)
         for (i = 0; i < d->nslot; i++)
-            free(d->slots[i].seen);
+            free(d->seen[i]);
     free(d->nodes);
     free(d->wheel);
     free(d->wlink);
     free(d->busy);
     free(d->slots);
+    free(d->seen);
     free(d->sfree);
     free(d->packed);
+    free(d->leaf_of);
     free(d->ej_uni);
     free(d->ej_bc);
     free(d->lat.v);
@@ -489,10 +493,12 @@ static int deliver(drv *d, slot *sl, uint64_t now, uint64_t W, uint64_t M, lcan_
         d->queue_sum += sl->injected - sl->created;
         d->zero_sum += 2u * sl->lca - 1u;
     }
-    free(sl->seen);
-    sl->seen = NULL;
+    if (sl->bcast) {
+        free(d->seen[sl - d->slots]);
+        d->seen[sl - d->slots] = NULL;
+    }
     sl->used = 0;
-    d->sfree[(d->sfree_head + d->sfree_count) % d->nslot] = (uint32_t)(sl - d->slots);
+    d->sfree[(d->sfree_head + d->sfree_count) & (d->nslot - 1u)] = (uint32_t)(sl - d->slots);
     d->sfree_count++;
     return 0;
 }
@@ -505,7 +511,7 @@ lcan_status lcan_traffic_run(const lcan_topo *t, const lcan_traffic_pattern *p, 
     lcan_out out;
     uint8_t *iv = NULL, *ready = NULL, *ejv = NULL, *ack = NULL, *iack = NULL;
     uint64_t *iflit = NULL, *ejf = NULL;
-    uint32_t *used_ports = NULL, nused = 0, s, q, i;
+    uint32_t *used_ports = NULL, nused = 0, s, q, i, base;
     uint64_t W, M, now, drain_max, phase_end, max_queued;
     lcan_status st = LCAN_OK;
     int l, phase; /* 0 traffic, 1 drain measured (creating), 2 drain all (not creating) */
@@ -548,11 +554,13 @@ lcan_status lcan_traffic_run(const lcan_topo *t, const lcan_traffic_pattern *p, 
             d.level_of_bit[lcan_topo_field_offset(t, l) + b] = l;
     }
     d.packed = malloc(d.N * sizeof *d.packed);
+    d.leaf_of = malloc(d.NP * sizeof *d.leaf_of);
     d.nodes = calloc(d.N, sizeof *d.nodes);
     d.wheel = malloc(WHEEL * sizeof *d.wheel);
     d.wlink = malloc(d.N * sizeof *d.wlink);
     d.busy = malloc(d.N * sizeof *d.busy);
     d.slots = calloc(d.nslot, sizeof *d.slots);
+    d.seen = calloc(d.nslot, sizeof *d.seen);
     d.sfree = malloc(d.nslot * sizeof *d.sfree);
     d.ej_uni = calloc(d.N, sizeof *d.ej_uni);
     d.ej_bc = calloc(d.N, sizeof *d.ej_bc);
@@ -564,7 +572,7 @@ lcan_status lcan_traffic_run(const lcan_topo *t, const lcan_traffic_pattern *p, 
     iflit = calloc(d.NP, sizeof *iflit);
     ejf = calloc(d.NP, sizeof *ejf);
     used_ports = malloc(d.NP * sizeof *used_ports);
-    if (!d.packed || !d.nodes || !d.wheel || !d.wlink || !d.busy || !d.slots || !d.sfree || !d.ej_uni || !d.ej_bc || !iv || !ready || !ejv || !ack ||
+    if (!d.packed || !d.leaf_of || !d.nodes || !d.wheel || !d.wlink || !d.busy || !d.slots || !d.seen || !d.sfree || !d.ej_uni || !d.ej_bc || !iv || !ready || !ejv || !ack ||
         !iack || !iflit || !ejf || !used_ports) {
         st = LCAN_ERR_NOMEM;
         goto done;
@@ -579,6 +587,8 @@ lcan_status lcan_traffic_run(const lcan_topo *t, const lcan_traffic_pattern *p, 
                               : next_creation(&d, &d.nodes[s], 0);
         wheel_put(&d, s);
     }
+    for (q = 0; q < d.NP; q++)
+        d.leaf_of[q] = q / (uint32_t)d.U0;
     for (i = 0; i < d.nslot; i++)
         d.sfree[i] = i;
     d.sfree_count = d.nslot;
@@ -646,7 +656,7 @@ lcan_status lcan_traffic_run(const lcan_topo *t, const lcan_traffic_pattern *p, 
                 if (window) {
                     res->packets++;
                     d.meas_out++;
-                    if (nd->q[(nd->head + nd->count - 1) % nd->cap].bcast)
+                    if (nd->q[(nd->head + nd->count - 1) & (nd->cap - 1u)].bcast)
                         res->bcast_packets++;
                 }
                 nd->next = next_creation(&d, nd, now);
@@ -673,10 +683,11 @@ lcan_status lcan_traffic_run(const lcan_topo *t, const lcan_traffic_pattern *p, 
                     } else {
                         int j;
                         for (j = 0; j < d.U0; j++) {
-                            uint32_t jj = (nd->rr + (uint32_t)j) % (uint32_t)d.U0;
+                            uint32_t jj = nd->rr + (uint32_t)j; /* (rr + j) mod U0 */
+                            jj -= (uint32_t)d.U0 & (0u - (uint32_t)(jj >= (uint32_t)d.U0));
                             if (ready[base + jj] && !iv[base + jj]) {
                                 port = base + jj;
-                                nd->rr = (jj + 1u) % (uint32_t)d.U0;
+                                nd->rr = jj + 1u == (uint32_t)d.U0 ? 0 : jj + 1u;
                                 break;
                             }
                         }
@@ -688,19 +699,18 @@ lcan_status lcan_traffic_run(const lcan_topo *t, const lcan_traffic_pattern *p, 
                         break;
                     }
                     tag = d.sfree[d.sfree_head];
-                    d.sfree_head = (d.sfree_head + 1u) % d.nslot;
+                    d.sfree_head = (d.sfree_head + 1u) & (d.nslot - 1u); /* nslot: a power of two */
                     d.sfree_count--;
                     sl = &d.slots[tag];
                     sl->used = 1;
                     sl->bcast = k->bcast;
                     sl->created = k->created;
                     sl->injected = now;
-                    sl->src = s;
                     sl->dest = k->dest;
                     sl->lca = k->lca;
                     sl->measured = k->created > W && k->created <= W + M;
                     sl->remaining = k->bcast ? d.N : 1u;
-                    if (k->bcast && (sl->seen = calloc(d.N, 1)) == NULL) {
+                    if (k->bcast && (d.seen[tag] = calloc(d.N, 1)) == NULL) {
                         st = LCAN_ERR_NOMEM;
                         goto done;
                     }
@@ -709,7 +719,7 @@ lcan_status lcan_traffic_run(const lcan_topo *t, const lcan_traffic_pattern *p, 
                                   ((uint64_t)(k->bcast ? k->dest : d.packed[k->dest]) & d.amask) << d.pw |
                                   (uint64_t)k->bcast << (d.pw + d.aw);
                     used_ports[nused++] = port;
-                    nd->head = (nd->head + 1u) % nd->cap;
+                    nd->head = (nd->head + 1u) & (nd->cap - 1u);
                     nd->count--;
                     d.queued--;
                     d.inflight++;
@@ -736,58 +746,52 @@ lcan_status lcan_traffic_run(const lcan_topo *t, const lcan_traffic_pattern *p, 
         nused = 0;
         if (st != LCAN_OK)
             goto done;
-        /* ejection */
-        for (q = 0; q < d.NP; q++) {
-            uint64_t f;
-            uint32_t tag, dst, leaf;
-            int bc;
-            slot *sl;
-            if ((q & 7u) == 0 && q + 8 <= d.NP) { /* eight ports at a time: most are idle */
-                uint64_t w;
-                memcpy(&w, ejv + q, 8);
-                if (w == 0) {
-                    q += 7;
-                    continue;
-                }
-            }
-            if (!ejv[q])
-                continue;
-            f = ejf[q];
-            tag = (uint32_t)(f & d.pmask);
-            dst = (uint32_t)((f >> d.pw) & d.amask);
-            bc = (int)((f >> (d.pw + d.aw)) & 1u);
-            leaf = q / (uint32_t)d.U0;
-            if (tag >= d.nslot || !d.slots[tag].used) {
-                res->duplicated++;
-                continue;
-            }
-            sl = &d.slots[tag];
-            if (!bc) {
-                if (sl->bcast || sl->dest != leaf || dst != d.packed[leaf]) {
-                    res->misrouted++;
-                    continue;
-                }
-                if (window)
-                    d.ej_uni[leaf]++;
-                if (deliver(&d, sl, now, W, M, res) != 0) {
-                    st = LCAN_ERR_NOMEM;
-                    goto done;
-                }
-            } else {
-                if (!sl->bcast || sl->dest != dst || q % (uint32_t)d.U0 != dst * (uint32_t)d.p1) {
-                    res->misrouted++;
-                    continue;
-                }
-                if (sl->seen[leaf]) {
+        /* ejection: the ports whose ej_valid is set (64 at a time: most are idle) */
+        for (base = 0; base < d.NP; base += 64) {
+            uint64_t ejm = lcan_nonzero_bytes(ejv + base, d.NP - base < 64 ? d.NP - base : 64);
+            for (; ejm; ejm &= ejm - 1u) {
+                uint64_t f;
+                uint32_t tag, dst, leaf;
+                int bc;
+                slot *sl;
+                q = base + (uint32_t)lcan_ctz64(ejm);
+                f = ejf[q];
+                tag = (uint32_t)(f & d.pmask);
+                dst = (uint32_t)((f >> d.pw) & d.amask);
+                bc = (int)((f >> (d.pw + d.aw)) & 1u);
+                leaf = d.leaf_of[q];
+                if (tag >= d.nslot || !d.slots[tag].used) {
                     res->duplicated++;
                     continue;
                 }
-                sl->seen[leaf] = 1;
-                if (window)
-                    d.ej_bc[leaf]++;
-                if (--sl->remaining == 0 && deliver(&d, sl, now, W, M, res) != 0) {
-                    st = LCAN_ERR_NOMEM;
-                    goto done;
+                sl = &d.slots[tag];
+                if (!bc) {
+                    if (sl->bcast || sl->dest != leaf || dst != d.packed[leaf]) {
+                        res->misrouted++;
+                        continue;
+                    }
+                    if (window)
+                        d.ej_uni[leaf]++;
+                    if (deliver(&d, sl, now, W, M, res) != 0) {
+                        st = LCAN_ERR_NOMEM;
+                        goto done;
+                    }
+                } else {
+                    if (!sl->bcast || sl->dest != dst || q - leaf * (uint32_t)d.U0 != dst * (uint32_t)d.p1) {
+                        res->misrouted++;
+                        continue;
+                    }
+                    if (d.seen[tag][leaf]) {
+                        res->duplicated++;
+                        continue;
+                    }
+                    d.seen[tag][leaf] = 1;
+                    if (window)
+                        d.ej_bc[leaf]++;
+                    if (--sl->remaining == 0 && deliver(&d, sl, now, W, M, res) != 0) {
+                        st = LCAN_ERR_NOMEM;
+                        goto done;
+                    }
                 }
             }
         }

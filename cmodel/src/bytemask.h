@@ -1,0 +1,33 @@
+/*
+ * bytemask.h - which of up to 64 bytes are non-zero, as a bit mask (internal). The leaf boundary
+ * of the packet-mode tick (net.c) and the traffic driver (traffic.c) scan their per-port valid
+ * bytes with it: most ports are idle, and a loop over the set bits of one mask costs no
+ * mispredicted branch per idle port.
+ */
+#ifndef LCAN_BYTEMASK_H
+#define LCAN_BYTEMASK_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "alloc.h" /* lcan_ctz64: the callers walk the mask's set bits with it */
+
+/* Bit k = (p[k] != 0) for 0 <= k < n <= 64. */
+static inline uint64_t lcan_nonzero_bytes(const uint8_t *p, uint32_t n)
+{
+    static const union { uint16_t u; uint8_t c[2]; } endian = {1};
+    uint64_t m = 0;
+    uint32_t k = 0;
+    if (endian.c[0]) /* little-endian: eight bytes at a time */
+        for (; k + 8 <= n; k += 8) {
+            uint64_t w, hi = 0x8080808080808080ULL, lo = 0x7F7F7F7F7F7F7F7FULL;
+            memcpy(&w, p + k, 8);
+            w = (w | ((w & lo) + lo)) & hi;                         /* bit 8j+7: byte j != 0 */
+            m |= (((w >> 7) * 0x0102040810204080ULL) >> 56) << k; /* gathered into bits 0..7 */
+        }
+    for (; k < n; k++)
+        m |= (uint64_t)(p[k] != 0) << k;
+    return m;
+}
+
+#endif
