@@ -206,7 +206,8 @@ static const char *const w_pattern[] = {"identity", "random", "worst", "bitrev",
 static const char *const w_engine[] = {"model", "rtl", "icarus", "verilator", "", "MODEL"};
 static const char *const w_op[] = {"bcast", "scatter", "gather", "mnb", "alltoall", "reduce", "prefix", "",
                                    "BCAST", "x"};
-static const char *const w_algo[] = {"hw", "leaves", "x", ""};
+static const char *const w_algo[] = {"hw", "leaves", "binomial", "recursive", "RECURSIVE", "x", ""};
+static const char *const w_wcap[] = {"n", "1", "sqrt", "log", "N", "2", ""};
 static const char *const w_combine[] = {"sum", "max", "min", ""};
 static const char *const w_mem[] = {"1", "0.5", "1e6", "0", "-1", "1e9", "nan", "inf", "", " 1", "+1", "0.001"};
 static const char *const w_load[] = {"0", "1", "0.5", "1.0000001", "-0", "-0.1", "nan", "inf", "", " 0.5", "+0.5",
@@ -222,6 +223,7 @@ static const opt_desc o_coll[] = {{"--op", 1, 0, w_op},          {"--root", 0, (
                                   {"--compact", 0, 20, NULL},    {"--depth", 1, 255, NULL},
                                   {"--seed", 0, 4294967295L, NULL}, {"--engine", 1, 0, w_engine},
                                   {"--cbt", 1, 8, NULL},         {"--mem-limit", 1, 0, w_mem},
+                                  {"--ideal", 1, 20, NULL},      {"--w", 1, 0, w_wcap},
                                   {"--phased", 0, 0, NULL},      {"--json", 0, 0, NULL},
                                   {"--check", 0, 0, NULL}};
 /* lcan traffic (cmd_traffic.c): its own pattern names, matrix files (M*), sweeps (the long one only
@@ -322,6 +324,7 @@ static void add_opts(uint64_t *s, input *in, const opt_desc *o, unsigned no, int
                    : d->words == w_op     ? n < sizeof w_op / sizeof *w_op
                    : d->words == w_algo   ? n < sizeof w_algo / sizeof *w_algo
                    : d->words == w_combine ? n < sizeof w_combine / sizeof *w_combine
+                   : d->words == w_wcap   ? n < sizeof w_wcap / sizeof *w_wcap
                    : d->words == w_mem    ? n < sizeof w_mem / sizeof *w_mem
                    : d->words == w_load   ? n < sizeof w_load / sizeof *w_load
                    : d->words == w_tpattern ? n < sizeof w_tpattern / sizeof *w_tpattern

@@ -56,6 +56,9 @@ typedef struct {
     int sw_bcast;         /* bcast: 1 = leaves forward (binomial, seed 001 round model), no hw trees */
     int phased;           /* alltoall: 1 = phases one after the other (formula 1), 0 = pipelined (2) */
     lcan_coll_combine combine; /* reduce / prefix */
+    int recursive;        /* bcast --algo leaves / reduce / prefix: 1 = seed 001's recursive
+                             Broadcast (Algorithms 1-2) / its time reverse (product) / the prefix
+                             built on both (spec 10.3), 0 = binomial */
     int compact;          /* reduce: after this many binomial rounds move the partials into one dense
                              subtree in one round (uses channel capacity; 0 = plain binomial) */
     int depth;            /* DEPTH of the engine (packet mode); needed to read cr as occupancy */
@@ -126,6 +129,106 @@ const char *lcan_coll_op_name(lcan_coll_op op);
 void lcan_collective_print(FILE *f, const lcan_topo *t, lcan_coll_op op, const char *engine,
                            const lcan_coll_opts *o, const lcan_coll_result *r, int json);
 int lcan_coll_op_parse(const char *name, lcan_coll_op *op); /* 1 ok, 0 unknown */
+
+/* ------------------------------------------------------------- seed 001: the ideal fat-tree
+ * N = 2^h leaves at the bottom of a complete binary tree; w[l] (l = 0..h-1) is the capacity of the
+ * channel above a subtree of 2^l leaves (seed 001's w(n), n = 2^l), w[h] of the whole tree is taken
+ * as min(2 w[h-1], N) (the largest value the constraint w(2n) <= 2 w(n) allows). Broadcast from
+ * leaf 0 as a schedule of leaf-to-leaf messages (docs/spec.md 10.4, docs/collectives.md):
+ *   LCAN_FT_BINOMIAL   the "obvious algorithm using one unit of capacity per channel": round
+ *                      k = h..1, every holder v = 0 mod 2^k sends to v + 2^(k-1);
+ *   LCAN_FT_RECURSIVE  Algorithm 1 (Broadcast) on Algorithm 2 (Sparse-Broadcast), round model;
+ *   LCAN_FT_PIPELINED  section 3.3, recurrence (4): after each Sparse-Broadcast every copy holder
+ *                      sends 2^floor(log log n) - 1 further copies into its block in pipeline (one
+ *                      per period, farthest first), then recursion on the sub-blocks.
+ * A round (burst 1) is seed 001's round-model round: its time is 2 x its height. A pipelined phase
+ * (burst q > 1: a leaf sends up to q messages, one per period) takes max over its messages of
+ * (index in the sender's sequence + 2 x height). Messages are listed in round order, and per
+ * sender in send order. */
+typedef enum { LCAN_FT_BINOMIAL = 0, LCAN_FT_RECURSIVE, LCAN_FT_PIPELINED } lcan_ft_algo;
+
+typedef struct {
+    int h;
+    uint32_t N;
+    int nrounds;
+    size_t *first;     /* nrounds + 1: messages of round k are first[k] .. first[k+1]-1 */
+    uint32_t *burst;   /* per round: 1 = round-model round, q > 1 = pipelined phase */
+    uint32_t *src, *dst;
+    size_t nmsg;
+    int64_t steps;     /* sum over rounds of the round's time (see above) */
+} lcan_ft_sched;
+
+/* Build the schedule of algo on the ideal fat-tree of 2^h leaves (h = 1..24) with capacities w[0..h-1]
+ * (each >= 1). LCAN_ERR_ARG with err filled on bad arguments; LCAN_ERR_NOMEM. */
+lcan_status lcan_ft_schedule(int h, const uint64_t *w, lcan_ft_algo algo, lcan_ft_sched *s, char *err, size_t errlen);
+void lcan_ft_sched_free(lcan_ft_sched *s);
+
+typedef struct {
+    int64_t steps;        /* recomputed from the messages (equal to sched.steps) */
+    uint64_t violations;  /* (channel, period) pairs carrying more messages than the capacity */
+    uint64_t bad_sends;   /* messages whose sender does not hold the message when its round starts,
+                             or a round-model leaf sending / receiving twice in one round */
+    uint64_t duplicates;  /* deliveries to a leaf that already holds the message */
+    uint64_t missing;     /* leaves without the message at the end */
+    int correct;          /* all four are 0 */
+    char err[256];        /* the first problem found, or "" */
+} lcan_ft_check_result;
+
+/* Replay s period by period on the ideal fat-tree (seed 001 section 2: a message moves one channel
+ * per period, up to the LCA and down; a channel may carry w messages per period, "if capacity is
+ * exceeded, the system halts"): counts capacity violations, bad sends, duplicate and missing
+ * deliveries. */
+lcan_status lcan_ft_check(const lcan_ft_sched *s, const uint64_t *w, lcan_ft_check_result *r);
+
+/* Seed 001's recurrences evaluated for the same tree (w[h] as above; rho = log r, r = max(w, 2)
+ * rounded down to a power of two; m = w^-1(sqrt r)):
+ *   (2) S(n) = 2 S(m) + 4 log n, S = 2 log n when r = 2;   (3) T(n) = S(n) + T(n / r), T(1) = 0;
+ *   (4) T'(n) = S(n) + T'(n / (r 2^floor(log log n))) + gamma log n, gamma = 3 (our pipelined phase
+ *       takes at most 2 log n + log n), T'(n) = 0 for n <= 1.
+ * which: 2, 3 or 4; returns the value for n = 2^h. */
+int64_t lcan_ft_recurrence(int h, const uint64_t *w, int which);
+
+/* Seed 001 Theorem 3 relation (8), the round-model lower bound:
+ * sum_{i=0..log H} 2^i ceil((h - 2^i) / log2(w[2^i] + 1)), H the largest power of two below h;
+ * -1 when h < 2. */
+int64_t lcan_ft_round_bound(int h, const uint64_t *w);
+
+/* Prefix (Theorem 6) built on the recursive Broadcast: Blelloch's up-sweep (the time reverse of
+ * Broadcast / Sparse-Broadcast) and down-sweep (the broadcast itself) over their recursion, spec
+ * 10.3. A register program: each leaf holds registers; a message copies register rs (on src), as
+ * it is when its round starts, into register rd (on dst); local steps on one leaf between rounds.
+ * Inclusive prefix in leaf order, for sum (mod 2^32) or max; identity 0. */
+#define LCAN_FT_NOREG UINT32_MAX
+typedef struct {
+    int h;
+    uint32_t N;
+    int nrounds;
+    size_t *first;          /* nrounds + 1 */
+    uint32_t *src, *dst;    /* leaves */
+    uint32_t *rs, *rd;      /* registers */
+    size_t nmsg;
+    size_t *lfirst;         /* nrounds + 2: local steps before round k are lfirst[k] .. lfirst[k+1]-1;
+                               k = nrounds: after the last round */
+    uint32_t *ld, *la, *lb; /* register ld = la, or la (+) lb (lb != LCAN_FT_NOREG) */
+    size_t nloc;
+    uint32_t nreg;
+    uint32_t *reg_leaf;     /* the leaf of each register */
+    uint32_t *reg_input;    /* the leaf whose input the register starts with, or LCAN_FT_NOREG (identity) */
+    uint32_t *result;       /* per leaf: the register with its inclusive prefix at the end */
+    int64_t steps;          /* sum over rounds of 2 x the round's height */
+} lcan_ft_prefix_prog;
+
+lcan_status lcan_ft_prefix(int h, const uint64_t *w, lcan_ft_prefix_prog *p, char *err, size_t errlen);
+void lcan_ft_prefix_free(lcan_ft_prefix_prog *p);
+/* Run p on a[0..N-1] (use_max: max, else sum mod 2^32) into out[0..N-1], checking the round model
+ * (res: bad_sends = registers of two leaves in a local step or a leaf sending / receiving twice in a
+ * round, violations = whole-round channel loads above w; steps = p->steps). */
+lcan_status lcan_ft_prefix_eval(const lcan_ft_prefix_prog *p, const uint64_t *w, const uint32_t *a, int use_max,
+                                uint32_t *out, lcan_ft_check_result *res);
+
+/* Capacity functions for --ideal: "n" (w(n) = n, EBFT-like), "1" (CBFT), "sqrt" (2^ceil(log n / 2),
+ * area-universal), "log" (log n + 1, seed 001's Figure 1). Fills w[0..h-1]; 0 on an unknown name. */
+int lcan_ft_capacity(const char *name, int h, uint64_t *w);
 
 /* ------------------------------------------------------------- seed 003: tree of processors
  * A complete binary tree of n = 2^(H+1) - 1 processors (height H, heap labels: children of i are

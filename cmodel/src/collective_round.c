@@ -17,20 +17,23 @@
  * left half; right ends update their own exclusive prefix locally).
  * leaf broadcast: the binomial tree from the root, rounds k = K..1 (seed 001's "obvious algorithm
  * using only one unit of capacity per channel").
+ * recursive (o->recursive, binary trees): the leaf broadcast is seed 001's Broadcast /
+ * Sparse-Broadcast (collective_seed001.c builds its rounds, spec 10.3), the reduce its time
+ * reverse (Theorem 6: every leaf sends its partial to the leaf it got the broadcast from), the
+ * prefix lcan_ft_prefix's register program (messages copy registers, local steps between rounds).
  *
  * Capacity (seed 001 section 2: "if capacity is exceeded, the system halts"): before anything is
  * injected every round's packets are counted per channel - the up and the down channel between
  * each level-l subtree and level l+1 - and compared with that channel's capacity in links,
  * w_1..w_(l+1) p_(l+1); any excess is refused with LCAN_ERR_PATTERN and a message.
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "collective_internal.h"
 
-enum { RK_COMBINE = 0, RK_REPLACE, RK_UP, RK_DOWN };
+enum { RK_COMBINE = 0, RK_REPLACE, RK_UP, RK_DOWN, RK_REG };
 
 struct coll_round {
     const lcan_topo *t;
@@ -49,6 +52,12 @@ struct coll_round {
     uint8_t *hasE;
     int dlevel;               /* prefix: local down-sweep updates applied for levels >= dlevel */
     int last_round;
+    /* prefix --algo recursive: seed 001's register program (collective_seed001.c); message i of
+     * the program is mbase[i]; local steps are applied up to round pf_next - 1 */
+    int use_pf, pf_next;
+    lcan_ft_prefix_prog pf;
+    uint32_t *reg;
+    const coll_msg *mbase;
 };
 
 static uint32_t comb(const coll_round *r, uint32_t x, uint32_t y)
@@ -67,23 +76,24 @@ uint64_t coll_capacity(const lcan_topo *t, int l)
     return c * (uint64_t)lcan_topo_p(t, l + 1);
 }
 
-int64_t coll_seed001_bound(const lcan_topo *t)
+/* Seed 001's w(2^l), l = 0..h-1, of a binary tree; 0 when t is not binary. */
+static int binary_capacities(const lcan_topo *t, uint64_t *w)
 {
-    int h = lcan_topo_levels(t), l, i, H = 1;
-    int64_t lb = 0;
+    int h = lcan_topo_levels(t), l;
     for (l = 1; l <= h; l++)
         if (lcan_topo_m(t, l) != 2)
-            return -1;
-    if (h < 2)
+            return 0;
+    for (l = 0; l < h; l++)
+        w[l] = coll_capacity(t, l); /* the channel above a subtree of height l */
+    return 1;
+}
+
+int64_t coll_seed001_bound(const lcan_topo *t)
+{
+    uint64_t w[LCAN_MAX_LEVELS + 1];
+    if (!binary_capacities(t, w))
         return -1;
-    while (H * 2 < h)
-        H *= 2; /* largest power of two smaller than log N */
-    for (i = 1; i <= H; i *= 2) {
-        double w = (double)coll_capacity(t, i); /* channel above a subtree of height i */
-        double g = (double)(h - i) / log2(w + 1.0);
-        lb += (int64_t)i * (int64_t)ceil(g - 1e-9);
-    }
-    return lb;
+    return lcan_ft_round_bound(lcan_topo_levels(t), w);
 }
 
 /* Digits of leaf x (a_1 first). */
@@ -263,6 +273,88 @@ static lcan_status binomial_reduce(builder *b, uint32_t n, int kind)
     return LCAN_OK;
 }
 
+/* binary_capacities, or 0 with err saying why --algo recursive does not apply. */
+static int recursive_capacities(const lcan_topo *t, uint64_t *w, char *err, size_t errlen)
+{
+    if (binary_capacities(t, w))
+        return 1;
+    snprintf(err, errlen, "--algo recursive needs a binary tree (every m_i = 2, e.g. bft(h;c1,..,ch)); %s is not one",
+             lcan_topo_canonical(t));
+    return 0;
+}
+
+/* Seed 001's recursive Broadcast (Algorithms 1-2, collective_seed001.c) on this binary tree with
+ * root r->root (virtual leaf v is physical v XOR root, which keeps every LCA level). reverse = 1:
+ * its time reverse, the product of Theorem 6 / section 5 item 3: rounds in reverse order, every
+ * leaf sends its partial to the leaf it got the broadcast from (needs a commutative operation;
+ * sum and max are). */
+static lcan_status recursive_rounds(builder *b, int reverse, char *err, size_t errlen)
+{
+    coll_round *r = b->r;
+    uint64_t w[LCAN_MAX_LEVELS + 1];
+    lcan_ft_sched s;
+    lcan_status st;
+    int k;
+    size_t i;
+    if (!recursive_capacities(r->t, w, err, errlen))
+        return LCAN_ERR_PATTERN;
+    if ((st = lcan_ft_schedule(r->h, w, LCAN_FT_RECURSIVE, &s, err, errlen)) != LCAN_OK)
+        return st;
+    for (k = 0; k < s.nrounds && st == LCAN_OK; k++) {
+        int kk = reverse ? s.nrounds - 1 - k : k;
+        if ((st = begin_round(b, reverse ? RK_COMBINE : RK_REPLACE, kk + 1)) != LCAN_OK)
+            break;
+        for (i = s.first[kk]; i < s.first[kk + 1] && st == LCAN_OK; i++) {
+            uint32_t x = s.src[i] ^ r->root, y = s.dst[i] ^ r->root;
+            st = reverse ? add_msg(b, y, x) : add_msg(b, x, y);
+        }
+        end_round(b);
+    }
+    lcan_ft_sched_free(&s);
+    return st;
+}
+
+/* Prefix on the recursive Broadcast (Theorem 6, spec 10.3): the rounds of lcan_ft_prefix's
+ * register program, in leaf order (no root). */
+static lcan_status recursive_prefix_rounds(builder *b, char *err, size_t errlen)
+{
+    coll_round *r = b->r;
+    uint64_t w[LCAN_MAX_LEVELS + 1];
+    lcan_status st;
+    uint32_t x;
+    int k;
+    size_t i;
+    if (!recursive_capacities(r->t, w, err, errlen))
+        return LCAN_ERR_PATTERN;
+    if ((st = lcan_ft_prefix(r->h, w, &r->pf, err, errlen)) != LCAN_OK)
+        return st;
+    r->use_pf = 1;
+    r->reg = malloc(((size_t)r->pf.nreg + 1) * sizeof *r->reg);
+    if (r->reg == NULL)
+        return LCAN_ERR_NOMEM;
+    for (x = 0; x < r->pf.nreg; x++)
+        r->reg[x] = r->pf.reg_input[x] == LCAN_FT_NOREG ? 0 : r->a[r->pf.reg_input[x]];
+    for (k = 0; k < r->pf.nrounds && st == LCAN_OK; k++) {
+        if ((st = begin_round(b, RK_REG, k + 1)) != LCAN_OK)
+            break;
+        for (i = r->pf.first[k]; i < r->pf.first[k + 1] && st == LCAN_OK; i++)
+            st = add_msg(b, r->pf.src[i], r->pf.dst[i]);
+        end_round(b);
+    }
+    return st;
+}
+
+/* The program's local steps before round k (k = nrounds: after the last), once each, in order. */
+static void pf_local_until(coll_round *r, int k)
+{
+    for (; r->pf_next <= k && r->pf_next <= r->pf.nrounds; r->pf_next++) {
+        size_t i;
+        for (i = r->pf.lfirst[r->pf_next]; i < r->pf.lfirst[r->pf_next + 1]; i++)
+            r->reg[r->pf.ld[i]] = r->pf.lb[i] == LCAN_FT_NOREG ? r->reg[r->pf.la[i]]
+                                                                : comb(r, r->reg[r->pf.la[i]], r->reg[r->pf.lb[i]]);
+    }
+}
+
 lcan_status coll_round_build(const lcan_topo *t, lcan_coll_op op, const lcan_coll_opts *o, int payload_w,
                              coll_msgs *ms, coll_round **out, int64_t *model_steps, char *err, size_t errlen)
 {
@@ -305,7 +397,11 @@ lcan_status coll_round_build(const lcan_topo *t, lcan_coll_op op, const lcan_col
     b.r = r;
     b.ms = ms;
 
-    if (op == LCAN_COLL_REDUCE) {
+    if ((op == LCAN_COLL_REDUCE || op == LCAN_COLL_BCAST) && o->recursive) {
+        st = recursive_rounds(&b, op == LCAN_COLL_REDUCE, err, errlen);
+    } else if (op == LCAN_COLL_PREFIX && o->recursive) {
+        st = recursive_prefix_rounds(&b, err, errlen);
+    } else if (op == LCAN_COLL_REDUCE) {
         int k0 = o->compact;
         if (k0 <= 0 || k0 >= r->K) {
             st = binomial_reduce(&b, r->N, RK_COMBINE);
@@ -380,6 +476,7 @@ lcan_status coll_round_build(const lcan_topo *t, lcan_coll_op op, const lcan_col
             r->mlevel[i] = r->rlevel[k];
         }
     *model_steps = b.steps;
+    r->mbase = ms->m; /* the driver adds no message after the build */
     if (check_capacity(r, ms, err, errlen)) {
         coll_round_free(r);
         return LCAN_ERR_PATTERN;
@@ -421,6 +518,10 @@ static void prefix_local_down_to(coll_round *r, int lev)
 uint32_t coll_round_payload(const coll_round *rc, const coll_msg *m)
 {
     coll_round *r = (coll_round *)rc; /* the round hook updates leaf state */
+    if (r->use_pf) {
+        pf_local_until(r, m->round);
+        return r->reg[r->pf.rs[m - r->mbase]];
+    }
     if (m->round != r->last_round) {
         r->last_round = m->round;
         if (r->op == LCAN_COLL_PREFIX && r->rkind[m->round] == RK_DOWN)
@@ -449,6 +550,7 @@ void coll_round_deliver(coll_round *r, const coll_msg *m, uint32_t v)
         r->E[m->dst] = v;
         r->hasE[m->dst] = 1;
         break;
+    case RK_REG: r->reg[r->pf.rd[m - r->mbase]] = v; break;
     default: break;
     }
 }
@@ -467,6 +569,14 @@ uint64_t coll_round_verify(const coll_round *rc)
     if (r->op == LCAN_COLL_BCAST) {
         for (x = 0; x < r->N; x++)
             bad += r->acc[x] != r->a[r->root];
+        return bad;
+    }
+    if (r->use_pf) {
+        pf_local_until(r, r->pf.nrounds);
+        for (x = 0; x < r->N; x++) {
+            ref = x == 0 ? r->a[0] : comb(r, ref, r->a[x]);
+            bad += r->reg[r->pf.result[x]] != ref;
+        }
         return bad;
     }
     prefix_local_down_to(r, 1);
@@ -493,5 +603,7 @@ void coll_round_free(coll_round *r)
     free(r->tl);
     free(r->E);
     free(r->hasE);
+    free(r->reg);
+    lcan_ft_prefix_free(&r->pf);
     free(r);
 }

@@ -18,13 +18,20 @@
 static const char usage[] =
     "usage: lcan collective SPEC --op OP [options] [--engine E] [--json]\n"
     "       lcan collective --cbt H [--sched farthest|oldest] [--json]\n"
+    "       lcan collective --ideal H [--w n|1|sqrt|log] [--json]\n"
     "Runs a collective operation on the network SPEC in packet mode and prints the measured steps\n"
     "(tick of the last delivery, first injection on tick 1) next to the papers' count.\n"
     "  --op OP         bcast scatter gather mnb alltoall reduce prefix\n"
     "  --root R        root leaf of bcast / scatter / gather / reduce (default 0)\n"
     "  --flits K       bcast: K flits (default 1)\n"
     "  --trees T       bcast: spread the flits over T edge-disjoint trees, 1..w1 (default 1)\n"
-    "  --algo A        bcast: hw (broadcast trees, default) or leaves (binomial, leaves forward)\n"
+    "  --algo A        bcast: hw (broadcast trees, default), binomial (= leaves: leaves forward along\n"
+    "                  a binomial tree, seed 001's O(log^2 N) round program) or recursive (seed 001's\n"
+    "                  Broadcast / Sparse-Broadcast, Algorithms 1-2, round model, O(log N loglog N)\n"
+    "                  when w(n) = n); reduce: binomial (default) or recursive (its time reverse,\n"
+    "                  Theorem 6); prefix: binomial (up/down sweep, default) or recursive (up- and\n"
+    "                  down-sweep over the recursive Broadcast); recursive needs a binary tree,\n"
+    "                  e.g. bft(h;c1,..,ch)\n"
     "  --phased        alltoall: phases in sequence (seed 000 formula 1) instead of pipelined (2)\n"
     "  --combine C     reduce / prefix: sum (default) or max\n"
     "  --compact K     reduce: after K binomial rounds move the partials into one subtree in one\n"
@@ -34,6 +41,12 @@ static const char usage[] =
     "  --engine E      model (default), rtl (Verilator) or icarus; rtl/icarus run tb/lcan-rtl\n"
     "  --cbt H         seed 003: a complete binary tree of 2^(H+1)-1 processors, H = 1..8 (MODEL\n"
     "                  ONLY - our networks have no processors at inner nodes)\n"
+    "  --ideal H       seed 001's ideal fat-tree of N = 2^H leaves, H = 1..20 (MODEL ONLY, no network):\n"
+    "                  binomial, recursive and pipelined broadcast, each replayed period by period\n"
+    "                  (capacity, one delivery per leaf), the prefix on the recursive broadcast\n"
+    "                  (checked against a direct computation), recurrences (2)-(4), Thm 3 (8)\n"
+    "  --w W           --ideal: channel capacity w(n) above a subtree of n leaves: n (default,\n"
+    "                  EBFT-like), 1 (CBFT), sqrt (2^ceil(log n / 2)) or log (log n + 1)\n"
     "  --sched S       --cbt: relaying order farthest (most hops left first, the paper's; default)\n"
     "                  or oldest (first arrived first, the earlier schedule)\n"
     "  --mem-limit GB  refuse an operation whose memory estimate exceeds GB (default: MemAvailable)\n"
@@ -41,12 +54,13 @@ static const char usage[] =
     "  --progress      progress on stderr (default: only when stderr is a terminal); mnb and\n"
     "                  alltoall show the time left from the deliveries so far\n"
     "  --json          one JSON object: op, spec, engine, steps, paper_steps, paper_ref, max_queue,\n"
-    "                  messages, correct, and the details (--cbt: one object with a rows array)\n";
+    "                  messages, correct, and the details (--cbt, --ideal: one object with a rows\n"
+    "                  array)\n";
 
 typedef struct {
-    const char *spec, *engine, *op_name, *algo, *combine, *mem_limit, *sched;
+    const char *spec, *engine, *op_name, *algo, *combine, *mem_limit, *sched, *wname;
     lcan_coll_op op;
-    long root, flits, trees, compact, depth, cbt;
+    long root, flits, trees, compact, depth, cbt, ideal;
     uint64_t seed;
     int json, phased, has_op, check, progress;
 } coll_args;
@@ -54,16 +68,16 @@ typedef struct {
 static int parse_args(int argc, char **argv, coll_args *a)
 {
     const char *root = NULL, *flits = NULL, *trees = NULL, *compact = NULL, *depth = NULL, *seed = NULL,
-               *cbt = NULL;
+               *cbt = NULL, *ideal = NULL;
     int r;
     memset(a, 0, sizeof *a);
     a->engine = "model";
-    a->algo = "hw";
     a->combine = "sum";
     a->flits = 1;
     a->trees = 1;
     a->seed = 1;
     a->cbt = -1;
+    a->ideal = -1;
     {
         const tool_opt opts[] = {
             {"--json", &a->json, NULL},         {"--check", &a->check, NULL},
@@ -74,11 +88,16 @@ static int parse_args(int argc, char **argv, coll_args *a)
             {"--compact", NULL, &compact},      {"--depth", NULL, &depth},
             {"--seed", NULL, &seed},            {"--engine", NULL, &a->engine},
             {"--cbt", NULL, &cbt},              {"--sched", NULL, &a->sched},
-            {"--mem-limit", NULL, &a->mem_limit},
+            {"--mem-limit", NULL, &a->mem_limit}, {"--ideal", NULL, &ideal},
+            {"--w", NULL, &a->wname},
         };
         r = tool_parse_args("collective", argc, argv, usage, opts, sizeof opts / sizeof opts[0], &a->spec);
         if (r != 0)
             return r;
+    }
+    if (cbt != NULL && ideal != NULL) {
+        tool_error("collective: --cbt and --ideal are two different runs; give one of them");
+        return -1;
     }
     if (cbt != NULL) {
         if (a->spec != NULL || a->op_name != NULL) {
@@ -99,6 +118,30 @@ static int parse_args(int argc, char **argv, coll_args *a)
     }
     if (a->sched != NULL) {
         tool_error("collective: --sched applies to --cbt only");
+        return -1;
+    }
+    if (ideal != NULL) {
+        uint64_t w[32];
+        if (a->spec != NULL || a->op_name != NULL || a->algo != NULL) {
+            tool_error("collective: --ideal H takes no SPEC, --op or --algo (it runs every broadcast algorithm)");
+            return -1;
+        }
+        if (tool_parse_long("collective", "--ideal", ideal, 1, 20, &a->ideal) != 0)
+            return -1;
+        if (a->wname == NULL)
+            a->wname = "n";
+        if (!lcan_ft_capacity(a->wname, (int)a->ideal, w)) {
+            tool_error("collective: --w '%s' is not one of n, 1, sqrt, log", a->wname);
+            return -1;
+        }
+        if (strcmp(a->engine, "model") != 0) {
+            tool_error("collective: --ideal runs in the model only (the ideal fat-tree is not a network we build)");
+            return -1;
+        }
+        return 0;
+    }
+    if (a->wname != NULL) {
+        tool_error("collective: --w applies to --ideal only");
         return -1;
     }
     if (a->spec == NULL) {
@@ -129,8 +172,22 @@ static int parse_args(int argc, char **argv, coll_args *a)
             return -1;
         a->seed = (uint64_t)s;
     }
-    if (strcmp(a->algo, "hw") != 0 && strcmp(a->algo, "leaves") != 0) {
-        tool_error("collective: --algo '%s' is not one of hw, leaves", a->algo);
+    if (a->algo == NULL) {
+        a->algo = a->op == LCAN_COLL_BCAST ? "hw" : "binomial";
+    } else if (strcmp(a->algo, "hw") != 0 && strcmp(a->algo, "leaves") != 0 && strcmp(a->algo, "binomial") != 0 &&
+               strcmp(a->algo, "recursive") != 0) {
+        tool_error("collective: --algo '%s' is not one of hw, leaves, binomial, recursive", a->algo);
+        return -1;
+    } else if (strcmp(a->algo, "recursive") == 0 && a->op != LCAN_COLL_BCAST && a->op != LCAN_COLL_REDUCE &&
+               a->op != LCAN_COLL_PREFIX) {
+        tool_error("collective: --algo recursive applies to --op bcast, reduce and prefix");
+        return -1;
+    } else if (strcmp(a->algo, "hw") == 0 && (a->op == LCAN_COLL_REDUCE || a->op == LCAN_COLL_PREFIX)) {
+        tool_error("collective: --algo hw applies to bcast; reduce and prefix take binomial or recursive");
+        return -1;
+    }
+    if (strcmp(a->algo, "recursive") == 0 && compact != NULL) {
+        tool_error("collective: --compact is the binomial reduce's option; drop it with --algo recursive");
         return -1;
     }
     if (strcmp(a->combine, "sum") != 0 && strcmp(a->combine, "max") != 0) {
@@ -219,6 +276,156 @@ static int run_cbt(const coll_args *a)
         printf("%-9s %-28s %-8s %-6s %8s %10s %10s  %s; %s\n", r->op, r->algo, r->io, r->source, steps, claim,
                bound, r->claim_ref, r->bound_ref);
     }
+    return ok ? TOOL_EXIT_OK : TOOL_EXIT_FAIL;
+}
+
+/* The prefix program of --ideal, run on pseudo-random inputs with sum and with max and compared
+ * with a direct computation: *wrong = leaves with a wrong result (both runs). */
+static lcan_status ideal_prefix(int h, const uint64_t *w, lcan_ft_prefix_prog *pf, lcan_ft_check_result *pc,
+                                uint64_t *wrong)
+{
+    uint32_t N = 1u << h, x, *in, *out;
+    uint64_t rng = 1;
+    int mx;
+    char err[256];
+    lcan_status st = lcan_ft_prefix(h, w, pf, err, sizeof err);
+    *wrong = 0;
+    if (st != LCAN_OK)
+        return st;
+    in = malloc((size_t)N * sizeof *in);
+    out = malloc((size_t)N * sizeof *out);
+    if (in == NULL || out == NULL) {
+        free(in);
+        free(out);
+        lcan_ft_prefix_free(pf);
+        return LCAN_ERR_NOMEM;
+    }
+    for (x = 0; x < N; x++)
+        in[x] = (uint32_t)lcan_rng_next(&rng);
+    for (mx = 0; mx < 2 && st == LCAN_OK; mx++) {
+        uint32_t ref = 0;
+        lcan_ft_check_result r;
+        st = lcan_ft_prefix_eval(pf, w, in, mx, out, &r);
+        if (mx == 0 || !r.correct)
+            *pc = r;
+        for (x = 0; x < N; x++) {
+            ref = x == 0 ? in[0] : mx ? (ref > in[x] ? ref : in[x]) : ref + in[x];
+            *wrong += out[x] != ref;
+        }
+    }
+    free(in);
+    free(out);
+    if (st != LCAN_OK)
+        lcan_ft_prefix_free(pf);
+    return st;
+}
+
+/* --ideal H: seed 001's three broadcasts on the ideal fat-tree of 2^H leaves, each schedule replayed
+ * by lcan_ft_check (capacity per channel and period, one delivery per leaf), beside recurrences
+ * (2)-(4) and Theorem 3's round-model bound (8). */
+static int run_ideal(const coll_args *a)
+{
+    static const char *const names[] = {"binomial", "recursive", "pipelined"};
+    int h = (int)a->ideal, k, l, ok = 1;
+    uint64_t w[32];
+    int64_t rec[3], bound;
+    lcan_ft_sched s[3];
+    lcan_ft_check_result c[3], pc;
+    lcan_ft_prefix_prog pf;
+    uint64_t pf_wrong = 0;
+    char err[256];
+    lcan_ft_capacity(a->wname, h, w);
+    for (k = 0; k < 3; k++) {
+        lcan_status st = lcan_ft_schedule(h, w, (lcan_ft_algo)k, &s[k], err, sizeof err);
+        if (st == LCAN_OK && (st = lcan_ft_check(&s[k], w, &c[k])) != LCAN_OK)
+            lcan_ft_sched_free(&s[k]);
+        if (st != LCAN_OK) {
+            while (--k >= 0)
+                lcan_ft_sched_free(&s[k]);
+            tool_error("collective: --ideal %d: %s", h, st == LCAN_ERR_NOMEM ? "out of memory" : err);
+            return TOOL_EXIT_FAIL;
+        }
+        ok &= c[k].correct && c[k].steps == s[k].steps;
+    }
+    for (k = 0; k < 3; k++)
+        rec[k] = lcan_ft_recurrence(h, w, k + 2);
+    bound = lcan_ft_round_bound(h, w);
+    if (ideal_prefix(h, w, &pf, &pc, &pf_wrong) != LCAN_OK) {
+        for (k = 0; k < 3; k++)
+            lcan_ft_sched_free(&s[k]);
+        tool_error("collective: --ideal %d: out of memory", h);
+        return TOOL_EXIT_FAIL;
+    }
+    ok &= pc.correct && pf_wrong == 0;
+    if (a->json) {
+        printf("{\"model_only\": true, \"tree\": \"ideal fat-tree (seed 001)\", \"log_n\": %d, \"leaves\": %u, "
+               "\"w\": ",
+               h, 1u << h);
+        lcan_json_string(stdout, a->wname);
+        printf(", \"capacities\": [");
+        for (l = 0; l < h; l++)
+            printf("%s%llu", l ? ", " : "", (unsigned long long)w[l]);
+        printf("], \"rows\": [");
+        for (k = 0; k < 3; k++) {
+            printf("%s{\"algo\": \"%s\", \"steps\": %lld, \"rounds\": %d, \"pipelined_phases\": ", k ? ", " : "",
+                   names[k], (long long)s[k].steps, s[k].nrounds);
+            {
+                int r, np = 0;
+                for (r = 0; r < s[k].nrounds; r++)
+                    np += s[k].burst[r] > 1;
+                printf("%d", np);
+            }
+            printf(", \"messages\": %zu, \"capacity_violations\": %llu, \"bad_sends\": %llu, \"duplicates\": %llu, "
+                   "\"missing\": %llu, \"error\": ",
+                   s[k].nmsg, (unsigned long long)c[k].violations, (unsigned long long)c[k].bad_sends,
+                   (unsigned long long)c[k].duplicates, (unsigned long long)c[k].missing);
+            lcan_json_string(stdout, c[k].err);
+            printf(", \"correct\": %s}", c[k].correct ? "true" : "false");
+        }
+        printf(", {\"algo\": \"prefix\", \"steps\": %lld, \"rounds\": %d, \"messages\": %zu, \"registers\": %u, "
+               "\"capacity_violations\": %llu, \"bad_sends\": %llu, \"wrong_results\": %llu, \"error\": ",
+               (long long)pf.steps, pf.nrounds, pf.nmsg, pf.nreg, (unsigned long long)pc.violations,
+               (unsigned long long)pc.bad_sends, (unsigned long long)pf_wrong);
+        lcan_json_string(stdout, pc.err);
+        printf(", \"correct\": %s}", pc.correct && pf_wrong == 0 ? "true" : "false");
+        printf("], \"recurrence_2_S\": ");
+        lcan_json_i64(stdout, rec[0]);
+        printf(", \"recurrence_3_T\": ");
+        lcan_json_i64(stdout, rec[1]);
+        printf(", \"recurrence_4_Tpipe\": ");
+        lcan_json_i64(stdout, rec[2]);
+        printf(", \"lower_bound\": ");
+        lcan_json_i64(stdout, bound);
+        printf(", \"lower_bound_ref\": \"seed 001 Thm 3 relation (8), round model\", \"correct\": %s}\n",
+               ok ? "true" : "false");
+    } else {
+        printf("seed 001 ideal fat-tree, N = 2^%d = %u leaves, w = %s (capacities above subtrees of 1, 2, 4, ..: ", h,
+               1u << h, a->wname);
+        for (l = 0; l < h && l < 8; l++)
+            printf("%s%llu", l ? "," : "", (unsigned long long)w[l]);
+        printf("%s)\nMODEL ONLY: schedules replayed period by period on the ideal fat-tree, no network.\n",
+               h > 8 ? ",.." : "");
+        printf("%-10s %8s %7s %9s %11s %8s\n", "algorithm", "steps", "rounds", "messages", "violations", "correct");
+        for (k = 0; k < 3; k++)
+            printf("%-10s %8lld %7d %9zu %11llu %8s%s%s\n", names[k], (long long)s[k].steps, s[k].nrounds, s[k].nmsg,
+                   (unsigned long long)c[k].violations, c[k].correct ? "yes" : "NO", c[k].err[0] ? "  " : "",
+                   c[k].err);
+        printf("%-10s %8lld %7d %9zu %11llu %8s%s%s\n", "prefix", (long long)pf.steps, pf.nrounds, pf.nmsg,
+               (unsigned long long)pc.violations, pc.correct && pf_wrong == 0 ? "yes" : "NO", pc.err[0] ? "  " : "",
+               pc.err);
+        printf("(prefix: up- and down-sweep over the recursive Broadcast, sum and max checked against a direct "
+               "computation; product = the recursive broadcast reversed, same steps)\n");
+        printf("recurrence (2) S(N) = %lld, (3) T(N) = %lld, (4) T'(N) = %lld (gamma = 3); round-model lower bound "
+               "(Thm 3, (8)) = ",
+               (long long)rec[0], (long long)rec[1], (long long)rec[2]);
+        if (bound >= 0)
+            printf("%lld\n", (long long)bound);
+        else
+            printf("none (log N < 2)\n");
+    }
+    for (k = 0; k < 3; k++)
+        lcan_ft_sched_free(&s[k]);
+    lcan_ft_prefix_free(&pf);
     return ok ? TOOL_EXIT_OK : TOOL_EXIT_FAIL;
 }
 
@@ -314,6 +521,12 @@ int cmd_collective(int argc, char **argv)
         return r > 0 ? TOOL_EXIT_OK : TOOL_EXIT_USAGE;
     if (a.cbt > 0)
         return a.check ? TOOL_EXIT_OK : run_cbt(&a);
+    if (a.ideal > 0) {
+        /* peak RSS of --ideal 20 (measured, docs/collectives.md): about 320 bytes per leaf */
+        if (tool_mem_check("collective", "--ideal", 400.0 * (double)(1L << a.ideal) + 8e6, a.mem_limit) != 0)
+            return TOOL_EXIT_USAGE;
+        return a.check ? TOOL_EXIT_OK : run_ideal(&a);
+    }
     if ((t = tool_topo(a.spec)) == NULL)
         return TOOL_EXIT_USAGE;
     if ((uint32_t)a.root >= lcan_topo_leaves(t)) {
@@ -338,7 +551,8 @@ int cmd_collective(int argc, char **argv)
     o.root = (uint32_t)a.root;
     o.flits = (int)a.flits;
     o.trees = (int)a.trees;
-    o.sw_bcast = strcmp(a.algo, "leaves") == 0;
+    o.sw_bcast = a.op == LCAN_COLL_BCAST && strcmp(a.algo, "hw") != 0;
+    o.recursive = strcmp(a.algo, "recursive") == 0;
     o.phased = a.phased;
     o.combine = strcmp(a.combine, "max") == 0 ? LCAN_COMB_MAX : LCAN_COMB_SUM;
     o.compact = (int)a.compact;

@@ -520,8 +520,9 @@ static void collective(tb_ctx *c)
         tb_usage_error(c, "collective: the simulation must be built in packet mode");
     if (!lcan_coll_op_parse(c->op, &op))
         tb_usage_error(c, "collective: +op='%s' is not one of bcast scatter gather mnb alltoall reduce prefix", c->op);
-    if (strcmp(c->algo, "hw") != 0 && strcmp(c->algo, "leaves") != 0)
-        tb_usage_error(c, "collective: +algo='%s' is not one of hw, leaves", c->algo);
+    if (strcmp(c->algo, "hw") != 0 && strcmp(c->algo, "leaves") != 0 && strcmp(c->algo, "binomial") != 0 &&
+        strcmp(c->algo, "recursive") != 0)
+        tb_usage_error(c, "collective: +algo='%s' is not one of hw, leaves, binomial, recursive", c->algo);
     if (strcmp(c->combine, "sum") != 0 && strcmp(c->combine, "max") != 0)
         tb_usage_error(c, "collective: +combine='%s' is not one of sum, max", c->combine);
     if (c->root >= c->N)
@@ -536,7 +537,8 @@ static void collective(tb_ctx *c)
     o.root = (uint32_t)c->root;
     o.flits = (int)c->flits;
     o.trees = (int)c->trees;
-    o.sw_bcast = strcmp(c->algo, "leaves") == 0;
+    o.sw_bcast = strcmp(c->algo, "hw") != 0;
+    o.recursive = strcmp(c->algo, "recursive") == 0;
     o.phased = c->phased;
     o.combine = strcmp(c->combine, "max") == 0 ? LCAN_COMB_MAX : LCAN_COMB_SUM;
     o.compact = (int)c->compact;
