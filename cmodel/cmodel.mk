@@ -63,6 +63,12 @@ bench-model: $(BUILD)/bench_model
 	@$(BUILD)/bench_model
 bench: bench-model
 
+# Embeddings (issue 13, docs/embeddings.md): the table of guests x hosts, markdown on stdout; the
+# exchange of the hosts of at most 16 leaves also on the RTL (Icarus, tb/lcan-rtl), compared.
+.PHONY: embed-table
+embed-table: $(BUILD)/lcan
+	python3 scripts/embed_table.py $(BUILD)/lcan --rtl icarus
+
 # Open-loop traffic study (issue 14): latency-load curves of several networks and RTL points ->
 # docs/img/traffic_*.png and the tables of docs/traffic.md (scripts/traffic_study.py).
 .PHONY: traffic-study

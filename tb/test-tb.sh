@@ -12,6 +12,7 @@
 #             the second one the matrix's): the JSON equals --engine model's but for "engine", and
 #             the steps are seed 000's: bcast 2 log n, scatter / gather n + 1, alltoall formula (2)
 #             (computed here); one run on Icarus; a flipped model bit is caught (exit 1)
+#   embed     `lcan embed --engine rtl`: a guest's exchange on the RTL prints the model's JSON
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export LCAN_RTL_NOMAKE=1
@@ -177,6 +178,34 @@ else
   bad c-negative "c-negative: collective --flip $K: exit $rc, first_mismatch.cycle '${got}'"
 fi
 echo "tb: collective checks: $(( $(date +%s) - ct0 )) s"
+
+# embed: the nearest-neighbour exchange of a guest on the RTL (`lcan embed --engine rtl`, the
+# matrix's m10 binary: xgft(2;4,4;2,2) = gft(2,4,2), packet) prints the model engine's JSON but for
+# the exchange's "engine"; 2 x 24 packets (mesh 4x4: 4 x 3 + 4 x 3 edges), steps >= the dilation
+for inject in path any; do
+  name=e-gft242-mesh-$inject
+  "$LCAN" embed 'gft(2,4,2)' --guest mesh:4x4 --inject $inject --json >"$OUT/$name-model.json" 2>&1
+  "$LCAN" embed 'gft(2,4,2)' --guest mesh:4x4 --inject $inject --engine rtl --json >"$OUT/$name.json" 2>"$OUT/$name.err"
+  rc=$?
+  same=$(python3 - "$OUT/$name-model.json" "$OUT/$name.json" <<'PY'
+import json, sys
+try:
+    a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
+except Exception:
+    print("no"); sys.exit()
+ea, eb = a["exchange"].pop("engine"), b["exchange"].pop("engine")
+x = b["exchange"]
+ok = ea == "model" and eb == "rtl" and a == b and x["packets"] == 48 and x["errors"] == 0 and x["steps"] >= b["dilation"]
+print("yes %d" % x["steps"] if ok else "no")
+PY
+)
+  if [ $rc -eq 0 ] && [ "${same%% *}" = yes ]; then
+    ok "$name: embed gft(2,4,2) --guest mesh:4x4 --inject $inject --engine rtl: ${same#yes } steps, JSON == --engine model"
+  else
+    bad "$name" "$name: embed --engine rtl: exit $rc, same as model: ${same:-?}"
+    head -5 "$OUT/$name.err" | sed 's/^/tb:      /'
+  fi
+done
 
 # bad arguments: one line "lcan: ...", exit 2
 "$RTL" lockstep 'lcan(2,2,6)' >/dev/null 2>"$OUT/err1"; rc1=$?

@@ -246,6 +246,19 @@ static const opt_desc o_traffic[] = {{"--pattern", 1, 0, w_tpattern}, {"--load",
                                      {"--mode", 1, 0, w_tmode},         {"--engine", 1, 0, w_engine},
                                      {"--drain", 0, 0, NULL},           {"--json", 0, 0, NULL},
                                      {"--csv", 0, 0, NULL},             {"--check", 0, 0, NULL}};
+/* lcan embed (cmd_embed.c): small guests only (the work grows with guest edges x paths), maps */
+static const char *const w_guest[] = {"ring:16", "ring:3", "ring:2", "ring:64", "RING:9", "mesh:4x4", "mesh:2x2x2",
+                                      "mesh:4x", "mesh:1x4", "torus:4x4", "torus:2x8", "hypercube:4", "hypercube:0",
+                                      "hypercube:6", "cbt:3", "cbt:0", "pyramid:1:3", "pyramid:2", "pyramid:1:0",
+                                      "ring", "tree:3", "", "ring:99999999999", "mesh:2x2x2x2x2x2x2x2x2"};
+static const char *const w_map[] = {"default", "file:", "file:/nonexistent", "file:/dev/null", "file:/", "bogus",
+                                    "", "P4", "P16", "PDUP", "PRANGE", "PJUNK", "PEMPTY"};
+static const char *const w_inject[] = {"path", "any", "PATH", "", "x"};
+/* --engine rtl|icarus: checked, then tool_exec_rtl, which the fuzz build (-DLCAN_FUZZ) makes a no-op */
+static const opt_desc o_embed[] = {{"--guest", 1, 0, w_guest}, {"--map", 1, 0, w_map},
+                                   {"--seed", 0, 4294967295L, NULL}, {"--no-exchange", 0, 0, NULL},
+                                   {"--inject", 1, 0, w_inject},  {"--engine", 1, 0, w_engine},
+                                   {"--check", 0, 0, NULL},       {"--json", 0, 0, NULL}};
 static const opt_desc o_rec[] = {{"--load", 1, 0, w_load}, {"--json", 0, 0, NULL}};
 static const opt_desc o_info[] = {{"--json", 0, 0, NULL}};
 #define NOPT(a) (unsigned)(sizeof a / sizeof a[0])
@@ -331,6 +344,9 @@ static void add_opts(uint64_t *s, input *in, const opt_desc *o, unsigned no, int
                    : d->words == w_sweep  ? n < sizeof w_sweep / sizeof *w_sweep
                    : d->words == w_burst  ? n < sizeof w_burst / sizeof *w_burst
                    : d->words == w_tmode  ? n < sizeof w_tmode / sizeof *w_tmode
+                   : d->words == w_guest  ? n < sizeof w_guest / sizeof *w_guest
+                   : d->words == w_map    ? n < sizeof w_map / sizeof *w_map
+                   : d->words == w_inject ? n < sizeof w_inject / sizeof *w_inject
                                           : 0)
                 n++;
             snprintf(val, sizeof val, "%s", pattern_path(d->words[rnd(s, n)], pbuf, sizeof pbuf));
@@ -420,6 +436,14 @@ static void gen(uint64_t seed, uint64_t i, input *in)
         } else {
             add(in, "--check");
         }
+    } else if (cmd < 85) {
+        add(in, "embed");
+        add(in, spec);
+        add_opts(s, in, o_embed, NOPT(o_embed), (int)rnd(s, 4));
+        end = in->argc;
+        /* bounded work: the exchange runs on small networks only */
+        if (!small || chance(s, 50))
+            add(in, "--no-exchange");
     } else if (cmd < 92) {
         char v[ARG_LEN];
         add(in, "recurrence");
@@ -444,7 +468,7 @@ static void gen(uint64_t seed, uint64_t i, input *in)
     }
     /* structure mutations: a junk token, "--", a dropped argument (never the bounds added last) */
     if (strcmp(in->argv[1], "route") != 0 && strcmp(in->argv[1], "collective") != 0 &&
-        strcmp(in->argv[1], "traffic") != 0)
+        strcmp(in->argv[1], "traffic") != 0 && strcmp(in->argv[1], "embed") != 0)
         end = in->argc;
     if (end > 2 && chance(s, 15)) {
         int at = 2 + (int)rnd(s, (unsigned)(end - 2));

@@ -8,11 +8,12 @@
  * the inputs, switches back to the simulator, and resumes when the RTL has been clocked.
  *
  * Options are plusargs read from /proc/self/cmdline (the same way for both simulators):
- *   +cmd=lockstep|route|collective|traffic  +spec=S (reporting)  +sim=NAME  +pattern=P  +cycles=N  +seed=S
+ *   +cmd=lockstep|route|collective|traffic|embed  +spec=S (reporting)  +sim=NAME  +pattern=P  +cycles=N  +seed=S
  *   +trials=T  +max_passes=M  +engine=NAME  +json  +nomodel (RTL alone)  +nowire  +wire_ports=N  +rate=R  +bcast_rate=R
  *   collective: +op=OP +root=R +flits=K +trees=T +algo=hw|leaves +combine=sum|max +compact=K
  *   traffic: +pattern=P +pattern_file=ABSPATH (file:P) +load=L | +sweep=A:B:STEP +warmup=C +measure=C
  *            +drain +drain_max=C +burst=B +bcast=F +depth=D +csv
+ *   embed: +guest=G +map=default|file:P (printed) +map_file=ABSPATH +inject=path|any
  *   +depth=D (--depth as given) +phased
  *   +flip=K (negative test)  +wavedir=DIR  +quiet  +progress (progress lines on stderr; also when
  *   stderr is a terminal)
@@ -507,6 +508,11 @@ int tb_core_init(const tb_params *prm)
     bad |= opt_u64("drain_max", &c->drain_max) < 0;
     c->drain = plusarg("drain") != NULL;
     c->csv = plusarg("csv") != NULL;
+    /* embed */
+    opt_str("guest", c->guest, sizeof c->guest, "");
+    opt_str("map", c->map, sizeof c->map, "default");
+    opt_str("map_file", c->map_file, sizeof c->map_file, "");
+    opt_str("inject", c->inject, sizeof c->inject, "path");
     if ((v = 0, opt_u64("trials", &v)) > 0)
         c->trials = (uint32_t)v;
     if ((v = 0, opt_u64("flip", &v)) > 0)
@@ -527,8 +533,8 @@ int tb_core_init(const tb_params *prm)
     if (bad)
         return cfg_error(c, "bad plusarg");
     if (strcmp(c->cmd, "lockstep") != 0 && strcmp(c->cmd, "route") != 0 && strcmp(c->cmd, "collective") != 0 &&
-        strcmp(c->cmd, "traffic") != 0)
-        return cfg_error(c, "+cmd must be lockstep, route, collective or traffic");
+        strcmp(c->cmd, "traffic") != 0 && strcmp(c->cmd, "embed") != 0)
+        return cfg_error(c, "+cmd must be lockstep, route, collective, traffic or embed");
 
     /* the network the simulator elaborated */
     char spec[TB_STR];

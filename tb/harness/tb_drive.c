@@ -19,6 +19,9 @@
  *   collective: one collective operation through lcan_collective_run (lcan_collective.h) on the
  *     lockstep tick, max_queue read from the RTL's debug view; printed exactly like
  *     `lcan collective` (lcan_collective_print, the tool's own printer) with the engine name.
+ *   embed: a guest's nearest-neighbour exchange through lcan_embed_exchange_run (lcan_embed.h) on
+ *     the lockstep tick, with the embedding's first hops; printed exactly like `lcan embed`
+ *     (lcan_embed_print) with the engine name.
  */
 #include "tb_int.h"
 
@@ -27,6 +30,7 @@
 #include <time.h>
 
 #include "lcan_collective.h"
+#include "lcan_embed.h"
 #include "lcan_study.h"
 #include "lcan_traffic.h"
 
@@ -684,6 +688,73 @@ static void traffic(tb_ctx *c)
     lcan_traffic_pattern_free(pat);
 }
 
+/* ------------------------------------------------------------------ embed */
+
+/* `lcan embed HOST --guest G ... --engine rtl|icarus`: the guest, the map and the paths exactly as
+ * cmd_embed.c computes them (the same library calls), then the exchange driver
+ * lcan_embed_exchange_run on the lockstep tick; printed by lcan_embed_print with the engine name.
+ * tb/lcan-rtl has had every option checked by `lcan embed ... --check` before. */
+static void embed(tb_ctx *c)
+{
+    lcan_guest *g = NULL;
+    lcan_embed_result r;
+    lcan_embed_exchange_result x;
+    const char *map_ref = "the user's map";
+    char err[TB_STR], *text = NULL;
+    int pw, depth;
+    if (c->prm.mode != LCAN_PACKET)
+        tb_usage_error(c, "embed: the simulation must be built in packet mode");
+    if (strcmp(c->inject, "path") != 0 && strcmp(c->inject, "any") != 0)
+        tb_usage_error(c, "embed: +inject='%s': expected path or any", c->inject);
+    if (c->seed > 0xffffffffull)
+        tb_usage_error(c, "embed: --seed %llu is out of range (0..2^32-1)", (unsigned long long)c->seed);
+    if (lcan_guest_parse(c->guest, &g, err, sizeof err) != LCAN_OK)
+        tb_usage_error(c, "embed: --guest %s", err);
+    if (lcan_guest_nodes(g) > c->N)
+        tb_usage_error(c, "embed: guest %s has %lu nodes but the host %s only %lu leaves", lcan_guest_name(g),
+                       (unsigned long)lcan_guest_nodes(g), c->spec, (unsigned long)c->N);
+    uint32_t *map = malloc((size_t)lcan_guest_nodes(g) * sizeof *map);
+    uint16_t *port = malloc(2 * ((size_t)lcan_guest_edges(g) + 1) * sizeof *port);
+    if (map == NULL || port == NULL)
+        tb_fail(c, "embed: out of memory");
+    if (strcmp(c->map, "default") == 0) {
+        if (lcan_embed_default_map(c->topo, g, map, &map_ref, err, sizeof err) != LCAN_OK)
+            tb_usage_error(c, "embed: %s", err);
+    } else {
+        if (strncmp(c->map, "file:", 5) != 0 || (text = slurp(c->map_file[0] ? c->map_file : c->map + 5)) == NULL)
+            tb_usage_error(c, "embed: --map %s: cannot read the file", c->map);
+        if (lcan_embed_parse_map(text, c->topo, g, map, err, sizeof err) != LCAN_OK)
+            tb_usage_error(c, "embed: --map %s: %s", c->map, err);
+    }
+    if (lcan_embed_route(c->topo, g, map, &r, port, err, sizeof err) != LCAN_OK)
+        tb_usage_error(c, "embed: %s", err);
+    /* the engine must be the model engine's (lcan_embed_exchange): PAYLOAD_W and DEPTH */
+    lcan_embed_exchange_cfg(g, map, &pw, &depth);
+    if (pw != c->prm.payload_w || depth != c->prm.depth)
+        tb_usage_error(c, "embed: the exchange of %s on %s needs PAYLOAD_W %d and DEPTH %d, but this simulation was "
+                          "built with PAYLOAD_W %d and DEPTH %d", lcan_guest_name(g), c->spec, pw, depth,
+                       c->prm.payload_w, c->prm.depth);
+    lcan_status st = lcan_embed_exchange_run(c->topo, g, map, strcmp(c->inject, "path") == 0 ? port : NULL, pw,
+                                             (uint32_t)c->seed, 0, tb_engine_tick, c, &x);
+    c->packets = x.packets;
+    if (st != LCAN_OK)
+        tb_fail(c, "embed: the exchange of %s: %s (%llu of %llu packets delivered correctly)", lcan_guest_name(g),
+                lcan_strerror(st), (unsigned long long)(x.packets - (x.errors < x.packets ? x.errors : x.packets)),
+                (unsigned long long)x.packets);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    lcan_embed_print(f, c->topo, g, c->map, map_ref, &r, &x, c->inject, c->engine, c->json);
+    fclose(f);
+    c->result = buf;
+    if (x.errors)
+        c->status = 1; /* printed like the model engine's result, exit 1 */
+    free(text);
+    free(map);
+    free(port);
+    lcan_guest_free(g);
+}
+
 void tb_drive_main(tb_ctx *c)
 {
     pins p;
@@ -694,6 +765,8 @@ void tb_drive_main(tb_ctx *c)
         collective(c);
     } else if (strcmp(c->cmd, "traffic") == 0) {
         traffic(c);
+    } else if (strcmp(c->cmd, "embed") == 0) {
+        embed(c);
     } else {
         uint32_t wseed = lcan_trial_net_seed(c->seed, 0xffffffffu);
         if (c->wire && c->prm.mode == LCAN_CIRCUIT)

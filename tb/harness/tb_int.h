@@ -37,7 +37,7 @@ typedef struct tb_ctx {
     tb_words words;
 
     /* options (plusargs) */
-    char cmd[32];       /* lockstep | route | collective */
+    char cmd[32];       /* lockstep | route | collective | traffic | embed */
     char spec[TB_STR];  /* spec as the user wrote it (reporting only) */
     char sim[32];       /* verilator | icarus */
     char pattern[TB_STR];
@@ -55,6 +55,8 @@ typedef struct tb_ctx {
     double load, bcast;
     uint64_t warmup, measure, drain_max;
     int drain, csv;
+    /* embed: the options of `lcan embed` (cmodel/tool/cmd_embed.c); map_file: file:PATH made absolute */
+    char guest[TB_STR], map[TB_STR], map_file[TB_STR], inject[32];
     int json, nomodel, wire, quiet, rerun;
     int progress, progress_tty, progress_shown; /* +progress or stderr a terminal (tb_core.c progress) */
     double prog_done, prog_total; /* route / traffic: work done and to do, set by the drivers */
