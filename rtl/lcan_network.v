@@ -49,184 +49,10 @@ module lcan_network #(
     output wire [f_dbg_off(H+1)*8-1:0]   dbg
 );
     // ---------------------------------------------------------------- constant functions
-    // products saturate here (far above every limit) so that rejected parameters cannot overflow
-    localparam SAT = 32'h4000_0000;
-
-    function integer clog2;
-        input integer x;
-        integer v;
-        begin
-            clog2 = 0;
-            v = 1;
-            while (v < x) begin
-                v = v * 2;
-                clog2 = clog2 + 1;
-            end
-        end
-    endfunction
-
-    function integer sat_mul;
-        input integer a;
-        input integer b;
-        begin
-            if (a <= 0 || b <= 0)
-                sat_mul = 0;
-            else if (a >= SAT / b)
-                sat_mul = SAT;
-            else
-                sat_mul = a * b;
-        end
-    endfunction
-
-    // m_l, w_l, p_l of level l (1..H)
-    function integer m_of;
-        input integer l;
-        begin
-            m_of = M[(l-1)*32 +: 32];
-        end
-    endfunction
-
-    function integer w_of;
-        input integer l;
-        begin
-            w_of = W[(l-1)*32 +: 32];
-        end
-    endfunction
-
-    function integer p_of;
-        input integer l;
-        begin
-            p_of = P[(l-1)*32 +: 32];
-        end
-    endfunction
-
-    // N = m_1*..*m_h
-    function integer f_n;
-        input integer h;
-        integer j;
-        begin
-            f_n = 1;
-            for (j = 1; j <= h; j = j + 1)
-                f_n = sat_mul(f_n, m_of(j));
-        end
-    endfunction
-
-    // w_1*..*w_l (1 for l = 0)
-    function integer f_wprod;
-        input integer l;
-        integer j;
-        begin
-            f_wprod = 1;
-            for (j = 1; j <= l; j = j + 1)
-                f_wprod = sat_mul(f_wprod, w_of(j));
-        end
-    endfunction
-
-    // S_l = w_1*..*w_l * m_{l+1}*..*m_h
-    function integer f_s;
-        input integer l;
-        integer j;
-        begin
-            f_s = f_wprod(l);
-            for (j = l + 1; j <= H; j = j + 1)
-                f_s = sat_mul(f_s, m_of(j));
-        end
-    endfunction
-
-    // D_l, U_l, P_l
-    function integer f_d;
-        input integer l;
-        begin
-            f_d = sat_mul(m_of(l), p_of(l));
-        end
-    endfunction
-
-    function integer f_u;
-        input integer l;
-        begin
-            f_u = (l < H) ? sat_mul(w_of(l + 1), p_of(l + 1)) : 0;
-        end
-    endfunction
-
-    // U0 = w_1*p_1 leaf ports, NP = N*U0 network ports
-    function integer f_u0;
-        input integer h;
-        begin
-            f_u0 = (h >= 1) ? sat_mul(w_of(1), p_of(1)) : 0;
-        end
-    endfunction
-
-    function integer f_np;
-        input integer h;
-        begin
-            // 1 for rejected parameters, so that the port list stays small until the message
-            f_np = (f_err(h) != 0) ? 1 : sat_mul(f_n(h), f_u0(h));
-        end
-    endfunction
-
-    // O_l: bit offset of digit field l in a packed address; O_{h+1} = ADDR_W
-    function integer f_dig_off;
-        input integer l;
-        integer j;
-        begin
-            f_dig_off = 0;
-            for (j = 1; j < l; j = j + 1)
-                f_dig_off = f_dig_off + clog2(m_of(j));
-        end
-    endfunction
-
-    // FW = 2 + ADDR_W + PAYLOAD_W
-    function integer f_fw;
-        input integer h;
-        begin
-            f_fw = 2 + f_dig_off(h + 1) + PAYLOAD_W;
-        end
-    endfunction
-
-    // first link of level l (links numbered by switch index, then downer)
-    function integer f_lk_off;
-        input integer l;
-        integer j;
-        begin
-            f_lk_off = 0;
-            for (j = 1; j < l; j = j + 1)
-                f_lk_off = f_lk_off + sat_mul(f_s(j), f_d(j));
-        end
-    endfunction
-
-    // first debug byte of level l; f_dbg_off(H+1) = DBG_BYTES (1 for rejected parameters)
-    function integer f_dbg_off;
-        input integer l;
-        integer j;
-        begin
-            f_dbg_off = (f_err(H) != 0) ? 1 : 0;
-            for (j = 1; j < l && f_err(H) == 0; j = j + 1)
-                f_dbg_off = f_dbg_off + sat_mul(f_s(j), f_d(j) + f_u(j));
-        end
-    endfunction
-
-    // label a_h..a_{l+1} of a level-l switch as a packed address (fields 1..l zero), from the
-    // a part of its index (x / wprod(l)) and the offset O_{l+1} of its lowest a digit
-    function [63:0] f_label;
-        input integer l;
-        input integer a_part;
-        input integer off;
-        integer a;
-        integer j;
-        integer o;
-        integer digit;
-        begin
-            f_label = 64'd0;
-            a = a_part;
-            o = off;
-            for (j = l + 1; j <= H; j = j + 1) begin
-                digit = a % m_of(j);
-                f_label = f_label | ({32'd0, digit[31:0]} << o);
-                a = a / m_of(j);
-                o = o + clog2(m_of(j));
-            end
-        end
-    endfunction
+    // the geometry (spec 1.1, 2.1-2.3, 13): clog2, m_of/w_of/p_of, f_n, f_wprod, f_s, f_d, f_u,
+    // f_u0, f_np, f_dig_off, f_fw, f_lk_off, f_dbg_off, f_label, f_geom_err and the derived sizes
+    // N, U0, NP, ADDR_W, FW, DBG_BYTES, LINKS
+`include "lcan_geom.vh"
 
     // LFSR salt of level-l switch x (spec 5), modulo 2^32
     function [31:0] f_salt;
@@ -241,36 +67,16 @@ module lcan_network #(
         end
     endfunction
 
-    // parameter check (spec 1.1): 0 = fine, else the rule broken (see f_msg)
+    // parameter check (spec 1.1): 0 = fine, else the rule broken (see f_msg): the geometry's
+    // (f_geom_err, 1..7), then PAYLOAD_W, DEPTH, MODE and OBSERVE
     function integer f_err;
         input integer h;
-        integer j;
-        integer tot;
         begin
-            f_err = 0;
-            tot = 0;
-            if (h < 1 || h > 16)
-                f_err = 1;
-            else begin
-                for (j = h; j >= 1; j = j - 1) begin
-                    if (m_of(j) < 2 || m_of(j) > 64) f_err = 2;
-                    else if (w_of(j) < 1 || w_of(j) > 64) f_err = 3;
-                    else if (p_of(j) < 1 || p_of(j) > 64) f_err = 4;
-                end
-                if (f_err == 0) begin
-                    for (j = 1; j <= h; j = j + 1) begin
-                        if (f_d(j) + f_u(j) > 128) f_err = 5;
-                        tot = tot + f_s(j);
-                        if (tot > SAT) tot = SAT;
-                    end
-                    if (f_err == 0 && f_n(h) > (1 << 20)) f_err = 6;
-                    if (f_err == 0 && tot > (1 << 22)) f_err = 7;
-                end
-                if (f_err == 0 && (PAYLOAD_W < 1 || PAYLOAD_W > 32)) f_err = 8;
-                if (f_err == 0 && DEPTH < 1) f_err = 9;
-                if (f_err == 0 && MODE != 0 && MODE != 1) f_err = 10;
-                if (f_err == 0 && OBSERVE != 0 && OBSERVE != 1) f_err = 11;
-            end
+            f_err = f_geom_err(h);
+            if (f_err == 0 && (PAYLOAD_W < 1 || PAYLOAD_W > 32)) f_err = 8;
+            if (f_err == 0 && DEPTH < 1) f_err = 9;
+            if (f_err == 0 && MODE != 0 && MODE != 1) f_err = 10;
+            if (f_err == 0 && OBSERVE != 0 && OBSERVE != 1) f_err = 11;
         end
     endfunction
 
@@ -296,12 +102,7 @@ module lcan_network #(
 
     localparam ERR = f_err(H);
 
-    // ---------------------------------------------------------------- derived sizes (spec 13)
-    localparam U0 = f_u0(H);
-    localparam NP = f_np(H);
-    localparam ADDR_W = f_dig_off(H + 1);
-    localparam FW = f_fw(H);
-    localparam LINKS = f_lk_off(H + 1);
+    // derived sizes (spec 13): U0, NP, ADDR_W, FW, LINKS of lcan_geom.vh
     localparam CIRCUIT = (MODE == 0);
 
     genvar l;

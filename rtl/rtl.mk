@@ -9,9 +9,12 @@
 #                         to build: about a minute per configuration; not part of `make test`)
 #
 # A configuration is NAME=H:m1,..:w1,..:p1,.. (level 1 first, spec 1.1); rtl/params.sh turns it
-# into each tool's parameter flags (packed 32-bit vectors, level 1 in the low bits, spec 13).
+# into each tool's parameter flags (packed 32-bit vectors, level 1 in the low bits, spec 13), read
+# from `build/lcan info --json`: the targets that use it depend on $(BUILD)/lcan.
 
 RTL_F     := rtl/lcan_network.f
+# the include directory of rtl/lcan_geom.vh (the geometry functions; yosys finds it without)
+RTL_INC   := -Irtl
 # every iverilog warning but one: lcan_network packs its per-port / per-switch arrays into the port
 # vectors in always @* loops, which read every element of the array on purpose (rtl/README.md)
 IVERILOG_WARN := -Wall -Wno-sensitivity-entire-array
@@ -69,21 +72,21 @@ TESTS += test-rtl
 lint-rtl: lint-rtl-verilator lint-rtl-iverilog synth-smoke
 
 # verilator -Wall: every configuration, both modes; waivers only in rtl/lint.vlt
-lint-rtl-verilator:
+lint-rtl-verilator: $(BUILD)/lcan
 	@set -e; n=0; for c in $(RTL_CONFIGS); do name=$${c%%=*}; cfg=$${c#*=}; \
 	  for mode in 0 1; do \
-	    $(VERILATOR) --lint-only -Wall rtl/lint.vlt -f $(RTL_F) --top-module lcan_network \
+	    $(VERILATOR) --lint-only -Wall rtl/lint.vlt $(RTL_INC) -f $(RTL_F) --top-module lcan_network \
 	      $$(bash rtl/params.sh verilator $$cfg $$mode) \
 	      || { echo "lint-rtl: verilator FAILED on $$name mode $$mode"; exit 1; }; \
 	    n=$$((n+1)); \
 	  done; done; echo "lint-rtl: verilator -Wall clean on $$n configuration/mode pairs"
 
 # iverilog -Wall: compile (elaborate) every configuration, both modes; any warning fails
-lint-rtl-iverilog:
+lint-rtl-iverilog: $(BUILD)/lcan
 	@set -e; mkdir -p $(RTL_BUILD); n=0; for c in $(RTL_CONFIGS); do name=$${c%%=*}; cfg=$${c#*=}; \
 	  for mode in 0 1; do \
 	    $(IVERILOG) -g2005 $(IVERILOG_WARN) -o $(RTL_BUILD)/lint.vvp -s lcan_network \
-	      $$(bash rtl/params.sh iverilog $$cfg $$mode) -f $(RTL_F) > $(RTL_BUILD)/iverilog-lint.log 2>&1 \
+	      $$(bash rtl/params.sh iverilog $$cfg $$mode) $(RTL_INC) -f $(RTL_F) > $(RTL_BUILD)/iverilog-lint.log 2>&1 \
 	      || { cat $(RTL_BUILD)/iverilog-lint.log; echo "lint-rtl: iverilog FAILED on $$name mode $$mode"; exit 1; }; \
 	    if [ -s $(RTL_BUILD)/iverilog-lint.log ]; then cat $(RTL_BUILD)/iverilog-lint.log; \
 	      echo "lint-rtl: iverilog warnings on $$name mode $$mode"; exit 1; fi; \
@@ -91,7 +94,7 @@ lint-rtl-iverilog:
 	  done; done; echo "lint-rtl: iverilog -Wall clean on $$n configuration/mode pairs"
 
 # yosys: generic synthesis of the whole network; prints the cell count of each run
-synth-smoke:
+synth-smoke: $(BUILD)/lcan
 	@set -e; mkdir -p $(RTL_BUILD); for c in $(RTL_SYNTH_CONFIGS); do name=$${c%%=*}; cfg=$${c#*=}; \
 	  for mode in 0 1; do log=$(RTL_BUILD)/synth-$$name-$$mode.log; \
 	    $(YOSYS) -q -l $$log -p "read_verilog $(RTL_SRC); $$(bash rtl/params.sh yosys $$cfg $$mode); \
@@ -112,7 +115,7 @@ test-rtl-full:
 test-rtl-cells:
 	@mkdir -p $(RTL_BUILD); fail=0; for t in $(RTL_CELL_TESTS); do \
 	  $(IVERILOG) -g2005 $(IVERILOG_WARN) -o $(RTL_BUILD)/cell-$$t.vvp -s tb_lcan_$$t tb/cells/tb_lcan_$$t.v \
-	    $(RTL_CELL_EXTRA) -f $(RTL_F) || { fail=1; continue; }; \
+	    $(RTL_CELL_EXTRA) $(RTL_INC) -f $(RTL_F) || { fail=1; continue; }; \
 	  out=$$(vvp -n $(RTL_BUILD)/cell-$$t.vvp); echo "$$out" | grep -v ' passed, ' | head -20; \
 	  line=$$(echo "$$out" | grep -E '^[a-z_]+: [0-9]+ passed, [0-9]+ failed$$' | tail -1); \
 	  echo "rtl-cell $$line"; \
@@ -120,13 +123,13 @@ test-rtl-cells:
 	done; [ $$fail -eq 0 ]
 
 # network smoke test under Icarus, both modes
-test-rtl-smoke:
+test-rtl-smoke: $(BUILD)/lcan
 	@mkdir -p $(RTL_BUILD); fail=0; for c in $(RTL_SMOKE_CONFIGS); do name=$${c%%=*}; rest=$${c#*=}; \
 	  cfg=$${rest%=*}; stride=$${rest##*=}; \
 	  for mode in 0 1; do \
 	    $(IVERILOG) -g2005 $(IVERILOG_WARN) -o $(RTL_BUILD)/smoke-$$name-$$mode.vvp -s tb_smoke \
 	      $$(bash rtl/params.sh iverilog $$cfg $$mode tb_smoke) -Ptb_smoke.PAIR_STRIDE=$$stride \
-	      "-Ptb_smoke.NAME=\"$$name-mode$$mode\"" -f $(RTL_F) tb/smoke/tb_smoke.v || { fail=1; continue; }; \
+	      "-Ptb_smoke.NAME=\"$$name-mode$$mode\"" $(RTL_INC) -f $(RTL_F) tb/smoke/tb_smoke.v || { fail=1; continue; }; \
 	    out=$$(vvp -n $(RTL_BUILD)/smoke-$$name-$$mode.vvp); echo "$$out" | grep -v ' passed, ' | head -20; \
 	    line=$$(echo "$$out" | grep -E '^smoke .*: [0-9]+ passed, [0-9]+ failed$$' | tail -1); \
 	    echo "rtl-$${line:-smoke $$name-mode$$mode: no result line}"; \
@@ -135,7 +138,7 @@ test-rtl-smoke:
 	for c in $(RTL_PASS_CONFIGS); do name=$${c%%=*}; cfg=$${c#*=}; \
 	  $(IVERILOG) -g2005 $(IVERILOG_WARN) -o $(RTL_BUILD)/pass-$$name.vvp -s tb_pass \
 	    $$(bash rtl/params.sh iverilog $$cfg 0 tb_pass | sed 's/ -Ptb_pass.MODE=0//') \
-	    "-Ptb_pass.NAME=\"$$name\"" -f $(RTL_F) tb/smoke/tb_pass.v || { fail=1; continue; }; \
+	    "-Ptb_pass.NAME=\"$$name\"" $(RTL_INC) -f $(RTL_F) tb/smoke/tb_pass.v || { fail=1; continue; }; \
 	  out=$$(vvp -n $(RTL_BUILD)/pass-$$name.vvp); echo "$$out" | grep -v ' passed, ' | head -20; \
 	  line=$$(echo "$$out" | grep -E '^pass .*: [0-9]+ passed, [0-9]+ failed' | tail -1); \
 	  echo "rtl-$${line:-pass $$name: no result line}"; \
@@ -143,13 +146,13 @@ test-rtl-smoke:
 	done; [ $$fail -eq 0 ]
 
 # the same smoke test, every pair, for the larger configurations, under verilator --binary
-test-rtl-verilator:
+test-rtl-verilator: $(BUILD)/lcan
 	@mkdir -p $(RTL_BUILD); fail=0; for c in $(RTL_VL_SMOKE_CONFIGS); do name=$${c%%=*}; rest=$${c#*=}; \
 	  cfg=$${rest%=*}; stride=$${rest##*=}; \
 	  for mode in 0 1; do dir=$(RTL_BUILD)/vl-smoke-$$name-$$mode; \
 	    $(VERILATOR) --binary -O2 -Wno-fatal -Wno-lint -Wno-style --top-module tb_smoke -Mdir $$dir \
 	      $$(bash rtl/params.sh verilator $$cfg $$mode) -GPAIR_STRIDE=$$stride \
-	      "-GNAME=\"$$name-mode$$mode\"" -f $(RTL_F) tb/smoke/tb_smoke.v -o vsmoke \
+	      "-GNAME=\"$$name-mode$$mode\"" $(RTL_INC) -f $(RTL_F) tb/smoke/tb_smoke.v -o vsmoke \
 	      > $$dir.log 2>&1 || { tail -20 $$dir.log; fail=1; continue; }; \
 	    out=$$($$dir/vsmoke); echo "$$out" | grep -v ' passed, ' | grep -v finish | head -20; \
 	    line=$$(echo "$$out" | grep -E '^smoke .*: [0-9]+ passed, [0-9]+ failed$$' | tail -1); \

@@ -17,7 +17,7 @@ SYNTH_RTL   := $(shell sed -e 's/\#.*//' rtl/lcan_network.f 2>/dev/null)
 # A configuration depends on its own line of configs.tsv (build/synth/cfg/NAME.cfg, rewritten only
 # when that line changes), the RTL and the scripts that shape its netlist. collect.py is not a
 # dependency: report.py re-reads the tools' files with it on every run.
-SYNTH_DEPS  := rtl/lcan_network.f $(SYNTH_RTL) scripts/synth/run-one.sh scripts/synth/wrap.py
+SYNTH_DEPS  := rtl/lcan_network.f $(SYNTH_RTL) $(wildcard rtl/*.vh) scripts/synth/run-one.sh scripts/synth/wrap.py
 SYNTH_RESULTS := $(SYNTH_CFGS:%=$(SYNTH_OUT)/%/result.json)
 SYNTH_STAMPS  := $(SYNTH_CFGS:%=$(SYNTH_OUT)/cfg/%.cfg)
 .SECONDARY: $(SYNTH_STAMPS)

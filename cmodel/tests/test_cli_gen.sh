@@ -35,8 +35,9 @@ for f in cm5_net.v cm5_net.core cm5_net.json cm5_net.svg rtl/lcan_network.v; do
   ok "gen cm5 wrote $f" '[ -s "$tmp/cm5/$f" ]'
 done
 ok "gen cm5 left no temporaries" '[ -z "$(find "$tmp/cm5" -name ".*")" ]'
-ok "gen copies every rtl/lcan_network.f file" \
-  '[ "$(ls "$tmp/cm5/rtl" | sort)" = "$(sed -n "s#^rtl/##p" "$(dirname "$0")/../../rtl/lcan_network.f" | sort)" ]'
+ok "gen copies every rtl/lcan_network.f file and the include rtl/*.vh" \
+  '[ "$(ls "$tmp/cm5/rtl" | sort)" = "$( (sed -n "s#^rtl/##p" "$(dirname "$0")/../../rtl/lcan_network.f"; \
+     cd "$(dirname "$0")/../../rtl" && ls -- *.vh) | sort)" ] && grep -q "^      - rtl/lcan_geom.vh: {is_include_file: true}$" "$tmp/cm5/cm5_net.core"'
 # CM-5 = PGFT(4;4,4,4,4;2,2,2,4;1,1,1,1) (spec 1.2): N = 256, U0 = 2, S_l = w1..wl * m_{l+1}..m_h
 # = 128, 64, 32, 32; ADDR_W = 8; FW = 2 + 8 + 16 = 26; debug bytes = sum S_l*(D_l+U_l)
 # = 128*6 + 64*6 + 32*8 + 32*4 = 1536
@@ -65,7 +66,7 @@ ok "draw bft(2;1,2): 4 + 2 level-2 edges (p_2 = 2)" \
 ok "circuit --no-debug wrapper: acks and clear, no dbg port" \
   'grep -q "input  wire clear" "$tmp/c/lcan_net.v" && grep -q "leaf3_ej_ack" "$tmp/c/lcan_net.v" && ! grep -q "output wire .* dbg" "$tmp/c/lcan_net.v" && grep -q "\.dbg(unused_dbg)" "$tmp/c/lcan_net.v"'
 ok "generated wrappers lint clean (verilator -Wall)" \
-  'verilator --lint-only -Wall "$tmp"/c/rtl/*.v "$tmp/c/lcan_net.v" --top-module lcan_net >"$tmp/log/lint" 2>&1 || { cat "$tmp/log/lint" | head -5; false; }'
+  'verilator --lint-only -Wall -I"$tmp/c/rtl" "$tmp"/c/rtl/*.v "$tmp/c/lcan_net.v" --top-module lcan_net >"$tmp/log/lint" 2>&1 || { cat "$tmp/log/lint" | head -5; false; }'
 ok "gen into an existing directory again (overwrite)" '"$LCAN" gen "bft(2;1,2)" -o "$tmp/c" >/dev/null 2>&1'
 ok "version" '"$LCAN" --version | grep -Eq "^lcan [0-9]+\.[0-9]+\.[0-9]+$"'
 

@@ -39,7 +39,8 @@ def ok(c, msg):
 '
 
 run info cm5 --json && check "info cm5" "$PY_HEAD"'
-keys = ["spec","pgft","leaves","levels","switches_per_level","links_per_level","diameter","avg_distance","root_cut"]
+keys = ["spec","pgft","leaves","levels","switches_per_level","links_per_level","diameter","avg_distance","root_cut",
+        "m","w","p","parameters"]
 ok(sorted(doc) == sorted(keys), "keys %s" % sorted(doc))
 ok(doc["spec"] == "cm5", "spec %r" % doc["spec"])
 ok(doc["pgft"] == "pgft(4;4,4,4,4;2,2,2,4;1,1,1,1)", "pgft %r" % doc["pgft"])
@@ -51,6 +52,11 @@ ok(doc["diameter"] == 8, "diameter")
 avg = 2*(1*3 + 2*3*4 + 3*3*16 + 4*3*64)/255
 ok(abs(doc["avg_distance"] - avg) < 1e-12, "avg %r vs %r" % (doc["avg_distance"], avg))
 ok(doc["root_cut"] == 4*2*2*2*4//2, "root_cut %r" % doc["root_cut"])
+ok([doc["m"], doc["w"], doc["p"]] == [[4, 4, 4, 4], [2, 2, 2, 4], [1, 1, 1, 1]], "m w p %r" % [doc["m"], doc["w"], doc["p"]])
+# lcan_network parameters (spec 13): 32-bit fields, level 1 in the low bits
+ok(doc["parameters"] == {"H": 4, "M": "128'"'"'h00000004000000040000000400000004",
+                         "W": "128'"'"'h00000004000000020000000200000002",
+                         "P": "128'"'"'h00000001000000010000000100000001"}, "parameters %r" % doc["parameters"])
 '
 
 # canonical / pgft forms: spec as typed, canonical, pgft, leaves, switches

@@ -10,7 +10,29 @@ static const char usage[] =
     "Prints the network's canonical spec and PGFT form, leaves N, levels h, switches and links per\n"
     "level (1..h), diameter 2h, average leaf-to-leaf distance and root_cut (docs/spec.md 2.4).\n"
     "  --json   one JSON object: spec, pgft, leaves, levels, switches_per_level, links_per_level,\n"
-    "           diameter, avg_distance, root_cut\n";
+    "           diameter, avg_distance, root_cut, m, w, p (per level, 1..h) and parameters:\n"
+    "           lcan_network's H, M, W, P as Verilog literals (packed 32-bit fields, level 1 in\n"
+    "           the low bits; docs/spec.md 13)\n";
+
+/* "key": [v_1, .., v_h] of one per-level list */
+static void json_levels(const lcan_topo *t, const char *key, int (*get)(const lcan_topo *, int))
+{
+    int l;
+    printf(", \"%s\": [", key);
+    for (l = 1; l <= lcan_topo_levels(t); l++)
+        printf("%s%d", l > 1 ? ", " : "", get(t, l));
+    putchar(']');
+}
+
+/* "key": "<32h>'h<v_h>..<v_1>": a per-level list as lcan_network's packed parameter (spec 13) */
+static void json_packed(const lcan_topo *t, const char *key, int (*get)(const lcan_topo *, int))
+{
+    int h = lcan_topo_levels(t), l;
+    printf(", \"%s\": \"%d'h", key, 32 * h);
+    for (l = h; l >= 1; l--)
+        printf("%08x", (unsigned)get(t, l));
+    putchar('"');
+}
 
 static void print_json(const lcan_topo *t)
 {
@@ -28,7 +50,15 @@ static void print_json(const lcan_topo *t)
         printf("%s%llu", l > 1 ? ", " : "", (unsigned long long)lcan_topo_links(t, l));
     printf("], \"diameter\": %d, \"avg_distance\": ", lcan_topo_diameter(t));
     lcan_json_double(stdout, lcan_topo_avg_distance(t));
-    printf(", \"root_cut\": %llu}\n", (unsigned long long)lcan_topo_root_cut(t));
+    printf(", \"root_cut\": %llu", (unsigned long long)lcan_topo_root_cut(t));
+    json_levels(t, "m", lcan_topo_m);
+    json_levels(t, "w", lcan_topo_w);
+    json_levels(t, "p", lcan_topo_p);
+    printf(", \"parameters\": {\"H\": %d", h);
+    json_packed(t, "M", lcan_topo_m);
+    json_packed(t, "W", lcan_topo_w);
+    json_packed(t, "P", lcan_topo_p);
+    printf("}}\n");
 }
 
 static void print_text(const lcan_topo *t)

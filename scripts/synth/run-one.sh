@@ -154,6 +154,10 @@ if [ "$ecp5" = 1 ]; then
   mkdir -p "$tmp/src"
   rel=()
   for f in "${files[@]}"; do cp "$f" "$tmp/src/"; rel+=("src/$(basename "$f")"); done
+  # and the include files beside them (rtl/lcan_geom.vh; yosys looks beside the including file)
+  printf '%s\n' "${files[@]}" | while read -r f; do dirname "$f"; done | sort -u | while read -r d; do
+    for f in "$d"/*.vh; do if [ -e "$f" ]; then cp "$f" "$tmp/src/"; fi; done
+  done
   if run "$tmp" ecp5-synth ecp5-synth.log "$YOSYS_ECP5" -p "read_verilog ${rel[*]} synth_wrap.v;
       hierarchy -top synth_wrap; $keep
       synth_ecp5 -top synth_wrap -json ecp5.json; tee -q -o ecp5.stat.json stat -json"; then

@@ -19,93 +19,10 @@ module tb_pass;
     localparam PAYLOAD_W = 16;
     localparam DATA_LEN = 4;
 
-    function integer m_of; input integer l; begin m_of = M[(l-1)*32 +: 32]; end endfunction
-    function integer w_of; input integer l; begin w_of = W[(l-1)*32 +: 32]; end endfunction
-    function integer p_of; input integer l; begin p_of = P[(l-1)*32 +: 32]; end endfunction
-    function integer bits;
-        input integer x;
-        begin
-            bits = 0;
-            while ((1 << bits) < x) bits = bits + 1;
-        end
-    endfunction
-    function integer n_leaves;
-        input integer h;
-        integer j;
-        begin
-            n_leaves = 1;
-            for (j = 1; j <= h; j = j + 1) n_leaves = n_leaves * m_of(j);
-        end
-    endfunction
-    function integer s_of;
-        input integer l;
-        integer j;
-        begin
-            s_of = 1;
-            for (j = 1; j <= l; j = j + 1) s_of = s_of * w_of(j);
-            for (j = l + 1; j <= H; j = j + 1) s_of = s_of * m_of(j);
-        end
-    endfunction
-    function integer addr_bits;
-        input integer h;
-        integer j;
-        begin
-            addr_bits = 0;
-            for (j = 1; j <= h; j = j + 1) addr_bits = addr_bits + bits(m_of(j));
-        end
-    endfunction
-    function integer dbg_bytes;
-        input integer h;
-        integer j;
-        begin
-            dbg_bytes = 0;
-            for (j = 1; j <= h; j = j + 1)
-                dbg_bytes = dbg_bytes + s_of(j) * (m_of(j) * p_of(j) + ((j < H) ? w_of(j + 1) * p_of(j + 1) : 0));
-        end
-    endfunction
-    function integer digit;
-        input integer s;
-        input integer i;
-        integer j;
-        integer v;
-        begin
-            v = s;
-            for (j = 1; j < i; j = j + 1) v = v / m_of(j);
-            digit = v % m_of(i);
-        end
-    endfunction
-    function [63:0] packed_addr;
-        input integer s;
-        integer i;
-        integer off;
-        reg [63:0] d;
-        begin
-            packed_addr = 0;
-            off = 0;
-            for (i = 1; i <= H; i = i + 1) begin
-                d = digit(s, i);
-                packed_addr = packed_addr | (d << off);
-                off = off + bits(m_of(i));
-            end
-        end
-    endfunction
-    function integer lca;
-        input integer s;
-        input integer t;
-        integer i;
-        begin
-            lca = 1;
-            for (i = 1; i <= H; i = i + 1)
-                if (digit(s, i) != digit(t, i)) lca = i;
-        end
-    endfunction
-
-    localparam N = n_leaves(H);
-    localparam U0 = w_of(1) * p_of(1);
-    localparam NP = N * U0;
-    localparam ADDR_W = addr_bits(H);
-    localparam FW = 2 + ADDR_W + PAYLOAD_W;
-    localparam DBG_BYTES = dbg_bytes(H);
+    // ------------------------------------------------------------------ sizes (spec 1.1, 2.1, 13)
+    // the geometry: rtl/lcan_geom.vh (N, U0, NP, ADDR_W, FW, DBG_BYTES; m_of, w_of, p_of, f_s,
+    // f_d, f_u, f_leaf_addr, f_lca, ..)
+`include "lcan_geom.vh"
 
     function [FW-1:0] make_flit;
         input head;
@@ -185,11 +102,11 @@ module tb_pass;
                 t = (A * s + B) % N;
                 if (tk == 1) begin
                     inj_valid[q] = 1'b1;
-                    inj_flit[q*FW +: FW] = make_flit(1'b1, packed_addr(t), s);
+                    inj_flit[q*FW +: FW] = make_flit(1'b1, f_leaf_addr(t), s);
                 end
                 if (tk >= 4 * H + 1 && tk < 4 * H + 1 + DATA_LEN && satisfied[s]) begin
                     inj_valid[q] = 1'b1;
-                    inj_flit[q*FW +: FW] = make_flit(1'b0, packed_addr(t), s * DATA_LEN + tk - (4 * H + 1));
+                    inj_flit[q*FW +: FW] = make_flit(1'b0, f_leaf_addr(t), s * DATA_LEN + tk - (4 * H + 1));
                 end
             end
             @(posedge clk); #1;
@@ -203,7 +120,7 @@ module tb_pass;
                         s = f[PAYLOAD_W-1:0];
                         t = (A * s + B) % N;
                         check(q / U0 == t, "header at a port of pi(s) (port, pi)", q, t);
-                        check(tk == 1 + 2 * lca(s, t) - 1, "header tick 2L (tick, L)", tk, lca(s, t));
+                        check(tk == 1 + 2 * f_lca(s, t) - 1, "header tick 2L (tick, L)", tk, f_lca(s, t));
                         check(rx_port[s] == -1, "one header per source", s, rx_port[s]);
                         rx_port[s] = q;
                         deliveries = deliveries + 1;

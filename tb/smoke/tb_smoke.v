@@ -8,9 +8,10 @@
 //   after the network drains every credit counter (debug view) and inj_ready is back to full.
 //   Packet mode also sends, from every source and on every tree t < w_1, one broadcast that must
 //   reach port t*p_1 of every leaf (including the source) at T0 + 2h - 1 (spec 8.5).
-// L, the LCA level, is computed here from the leaf digits (most significant differing digit, 1
-// for s = t), not taken from the RTL. At the end the per-level counters must equal the sums of
-// these independently computed path lengths: cnt_down[l] = #deliveries that went through level l.
+// L, the LCA level, is computed from the leaf digits (f_lca of rtl/lcan_geom.vh: most significant
+// differing digit, 1 for s = t), not taken from the RTL's route decision (lcan_route). At the end
+// the per-level counters must equal the sums of these independently computed path lengths:
+// cnt_down[l] = #deliveries that went through level l.
 // Prints "smoke NAME: N passed, N failed". Non-synthesizable testbench code.
 `default_nettype none
 
@@ -27,104 +28,11 @@ module tb_smoke;
     parameter [31:0] SEED = 32'h1234_5678;
     parameter NAME = "net";
 
-    // ------------------------------------------------------------------ sizes, from spec 1.1/2.1
-    function integer m_of; input integer l; begin m_of = M[(l-1)*32 +: 32]; end endfunction
-    function integer w_of; input integer l; begin w_of = W[(l-1)*32 +: 32]; end endfunction
-    function integer p_of; input integer l; begin p_of = P[(l-1)*32 +: 32]; end endfunction
-    function integer bits; // clog2 per spec conventions
-        input integer x;
-        begin
-            bits = 0;
-            while ((1 << bits) < x) bits = bits + 1;
-        end
-    endfunction
-    function integer n_leaves;
-        input integer h;
-        integer j;
-        begin
-            n_leaves = 1;
-            for (j = 1; j <= h; j = j + 1) n_leaves = n_leaves * m_of(j);
-        end
-    endfunction
-    function integer s_of; // S_l = w_1..w_l * m_{l+1}..m_h
-        input integer l;
-        integer j;
-        begin
-            s_of = 1;
-            for (j = 1; j <= l; j = j + 1) s_of = s_of * w_of(j);
-            for (j = l + 1; j <= H; j = j + 1) s_of = s_of * m_of(j);
-        end
-    endfunction
-    function integer d_of; input integer l; begin d_of = m_of(l) * p_of(l); end endfunction
-    function integer u_of;
-        input integer l;
-        begin
-            u_of = (l < H) ? w_of(l + 1) * p_of(l + 1) : 0;
-        end
-    endfunction
-    function integer addr_bits;
-        input integer h;
-        integer j;
-        begin
-            addr_bits = 0;
-            for (j = 1; j <= h; j = j + 1) addr_bits = addr_bits + bits(m_of(j));
-        end
-    endfunction
-    function integer dbg_bytes;
-        input integer h;
-        integer j;
-        begin
-            dbg_bytes = 0;
-            for (j = 1; j <= h; j = j + 1) dbg_bytes = dbg_bytes + s_of(j) * (d_of(j) + u_of(j));
-        end
-    endfunction
+    // ------------------------------------------------------------------ sizes (spec 1.1, 2.1, 13)
+    // the geometry: rtl/lcan_geom.vh (N, U0, NP, ADDR_W, FW, DBG_BYTES; m_of, w_of, p_of, f_s,
+    // f_d, f_u, f_leaf_addr, f_lca, ..)
+`include "lcan_geom.vh"
 
-    localparam N = n_leaves(H);
-    localparam U0 = w_of(1) * p_of(1);
-    localparam NP = N * U0;
-    localparam ADDR_W = addr_bits(H);
-    localparam FW = 2 + ADDR_W + PAYLOAD_W;
-    localparam DBG_BYTES = dbg_bytes(H);
-
-    // digit i (1..h) of leaf number s: s = a_1 + m_1*(a_2 + m_2*(...))
-    function integer digit;
-        input integer s;
-        input integer i;
-        integer j;
-        integer v;
-        begin
-            v = s;
-            for (j = 1; j < i; j = j + 1) v = v / m_of(j);
-            digit = v % m_of(i);
-        end
-    endfunction
-    // packed address: digit i in a field of bits(m_i) bits at offset B_1+..+B_{i-1}
-    function [63:0] packed_addr;
-        input integer s;
-        integer i;
-        integer off;
-        reg [63:0] d;
-        begin
-            packed_addr = 0;
-            off = 0;
-            for (i = 1; i <= H; i = i + 1) begin
-                d = digit(s, i);
-                packed_addr = packed_addr | (d << off);
-                off = off + bits(m_of(i));
-            end
-        end
-    endfunction
-    // LCA level: most significant differing digit; 1 when s == t
-    function integer lca;
-        input integer s;
-        input integer t;
-        integer i;
-        begin
-            lca = 1;
-            for (i = 1; i <= H; i = i + 1)
-                if (digit(s, i) != digit(t, i)) lca = i;
-        end
-    endfunction
     function [FW-1:0] make_flit;
         input head;
         input bcast;
@@ -252,9 +160,9 @@ module tb_smoke;
         for (s = 0; s < N; s = s + 1)
             for (t = 0; t < N; t = t + 1)
                 if ((s * N + t) % PAIR_STRIDE == 0) begin
-                    L = lca(s, t);
+                    L = f_lca(s, t);
                     sp = s * U0 + (s + t) % U0;
-                    flit = make_flit(MODE == 0, 1'b0, packed_addr(t), s);
+                    flit = make_flit(MODE == 0, 1'b0, f_leaf_addr(t), s);
                     check(inj_ready[sp] === 1'b1, "inj_ready before injection", s, t);
                     inj_valid[sp] = 1'b1;
                     inj_flit[sp*FW +: FW] = flit;
@@ -354,9 +262,9 @@ module tb_smoke;
             b = 0;
             ok_all = 1;
             for (l = 1; l <= H; l = l + 1)
-                for (x = 0; x < s_of(l); x = x + 1)
-                    for (o = 0; o < d_of(l) + u_of(l); o = o + 1) begin
-                        if (dbg[b*8 +: 8] !== ((l == 1 && o < d_of(l)) ? 8'd0 : DEPTH[7:0])) ok_all = 0;
+                for (x = 0; x < f_s(l); x = x + 1)
+                    for (o = 0; o < f_d(l) + f_u(l); o = o + 1) begin
+                        if (dbg[b*8 +: 8] !== ((l == 1 && o < f_d(l)) ? 8'd0 : DEPTH[7:0])) ok_all = 0;
                         b = b + 1;
                     end
             check(ok_all, "idle debug view: every cr_o = DEPTH", b, DBG_BYTES);
