@@ -41,6 +41,14 @@ int lcan_route_check_perm(const uint32_t *perm, uint32_t N, uint8_t *seen)
     return 1;
 }
 
+/* Payload of data flit j of source s (spec 7.5): (s*DATA_LEN + j) * K mod 2^32 (then mod 2^PAYLOAD_W),
+ * K odd, so every payload bit toggles over a pass. */
+#define LCAN_DATA_MUL 0x9E3779B1u
+static uint64_t data_payload(uint32_t s, uint32_t j)
+{
+    return (uint64_t)(uint32_t)((s * (uint32_t)LCAN_DATA_LEN + j) * LCAN_DATA_MUL);
+}
+
 static uint64_t mkflit(const driver *d, int head, uint32_t dest, uint64_t payload)
 {
     uint64_t pm = ((uint64_t)1 << d->pw) - 1u;
@@ -128,7 +136,7 @@ static void drv_inputs(driver *d, int k, int tau)
                 continue;
             q = s * (uint32_t)d->U0 + (s + (uint32_t)k) % (uint32_t)d->U0;
             d->inj_valid[q] = 1;
-            d->inj_flit[q] = mkflit(d, 0, d->pdest[s], (uint64_t)s * LCAN_DATA_LEN + (uint64_t)(tau - data0));
+            d->inj_flit[q] = mkflit(d, 0, d->pdest[s], data_payload(s, (uint32_t)(tau - data0)));
         }
     }
 }
@@ -156,7 +164,7 @@ static void drv_outputs(driver *d, uint32_t *nsat)
                 d->hdr_q[leaf] = q;
         } else if (d->hdr_q[leaf] != q || d->drecv[leaf] >= LCAN_DATA_LEN ||
                    ((f >> d->pw) & am) != d->pdest[s] ||
-                   (f & pm) != (((uint64_t)s * LCAN_DATA_LEN + d->drecv[leaf]) & pm)) {
+                   (f & pm) != (data_payload(s, d->drecv[leaf]) & pm)) {
             d->errors++;
         } else {
             d->drecv[leaf]++;

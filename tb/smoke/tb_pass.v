@@ -18,6 +18,9 @@ module tb_pass;
     parameter NAME = "net";
     localparam PAYLOAD_W = 16;
     localparam DATA_LEN = 4;
+    // data payload (spec 7.5): (s*DATA_LEN + j) * K mod 2^PAYLOAD_W; KINV undoes it
+    localparam [31:0] K = 32'h9E3779B1;
+    localparam [31:0] KINV = 32'h0E8B2F51;
 
     // ------------------------------------------------------------------ sizes (spec 1.1, 2.1, 13)
     // the geometry: rtl/lcan_geom.vh (N, U0, NP, ADDR_W, FW, DBG_BYTES; m_of, w_of, p_of, f_s,
@@ -81,6 +84,7 @@ module tb_pass;
     integer src_port [0:4095];
     reg     satisfied [0:4095];
     reg [FW-1:0] f;
+    reg [31:0] v;              // a data flit's payload times KINV: s*DATA_LEN + j
 
     initial begin
         for (s = 0; s < N; s = s + 1) begin
@@ -106,7 +110,7 @@ module tb_pass;
                 end
                 if (tk >= 4 * H + 1 && tk < 4 * H + 1 + DATA_LEN && satisfied[s]) begin
                     inj_valid[q] = 1'b1;
-                    inj_flit[q*FW +: FW] = make_flit(1'b0, f_leaf_addr(t), s * DATA_LEN + tk - (4 * H + 1));
+                    inj_flit[q*FW +: FW] = make_flit(1'b0, f_leaf_addr(t), (s * DATA_LEN + tk - (4 * H + 1)) * K);
                 end
             end
             @(posedge clk); #1;
@@ -126,9 +130,10 @@ module tb_pass;
                         deliveries = deliveries + 1;
                         ej_ack[q] = 1'b1;
                     end else begin
-                        s = f[PAYLOAD_W-1:0] / DATA_LEN;
+                        v = (f[PAYLOAD_W-1:0] * KINV) & ((32'd1 << PAYLOAD_W) - 1);
+                        s = v / DATA_LEN;
                         check(s < N && rx_port[s] == q, "data at the header's port (src, port)", s, q);
-                        check(f[PAYLOAD_W-1:0] == s * DATA_LEN + rx_count[s], "data in order", s, rx_count[s]);
+                        check(v == s * DATA_LEN + rx_count[s], "data in order", s, rx_count[s]);
                         rx_count[s] = rx_count[s] + 1;
                     end
                 end
