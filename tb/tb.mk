@@ -49,3 +49,20 @@ bench-scale: tb-libs
 	@bash tb/bench-scale.sh
 
 bench: bench-tb bench-scale
+
+# Coverage and soak (issue 16; results in docs/verification.md).
+#   coverage       line and toggle coverage of rtl/ over the lockstep matrix, collectives, traffic and
+#                  a route on the RTL (Verilator --coverage builds, cached apart): build/coverage/full/
+#   test-coverage  the short form in make test: two small networks, one per mode, lines >= 90 %
+#   soak           SOAK_CYCLES (10^7) cycles of packet traffic on cm5 in lockstep, exactly-once
+#                  delivery checked on the RTL's outputs (SOAK_SPECS adds networks); not in make test
+.PHONY: coverage test-coverage soak
+coverage: tb-libs
+	@bash scripts/coverage.sh full
+test-coverage: tb-libs
+	@bash scripts/coverage.sh short
+TESTS += test-coverage
+SOAK_CYCLES ?= 10000000
+SOAK_SPECS  ?= cm5
+soak: tb-libs
+	@bash scripts/soak.sh $(SOAK_CYCLES) $(foreach s,$(SOAK_SPECS),'$(s)')

@@ -123,6 +123,13 @@ module tb_top;
     endtask
 `endif
 
+`ifdef LCAN_COVERAGE
+`systemc_imp_header
+#include <cstdlib>
+#include "verilated_cov.h"
+`verilog
+`endif
+
     integer cyc;
     integer dump_from;
     reg [8*1024-1:0] dumpfile;
@@ -159,6 +166,12 @@ module tb_top;
         if (dumping) begin
             #5 $dumpflush;
         end
+`ifdef LCAN_COVERAGE
+        // coverage builds (tb/lcan-rtl with LCAN_RTL_COVERAGE=1): write the counts before the
+        // harness ends the process; the file is $LCAN_COV_FILE (tb/lcan-rtl always sets it)
+        $c("{ const char* f = std::getenv(\"LCAN_COV_FILE\"); ",
+           "Verilated::threadContextp()->coveragep()->write(f ? f : \"coverage.dat\"); }");
+`endif
         harness_final;
         $finish;
     end

@@ -404,6 +404,15 @@ static void lockstep_packet(tb_ctx *c, pins *p)
     double brate = c->bcast_rate >= 0 ? c->bcast_rate : 0.25 / (double)c->N;
     uint64_t sent_uni = 0, sent_bc = 0, got_uni = 0, got_bc = 0;
     uint32_t seq = 0;
+    /* exactly once: a packet's payload is its sequence number; owed[slot] counts the deliveries still
+     * owed to the packets whose sequence number falls in the slot (1 per unicast, N per broadcast).
+     * A delivery to a slot that is owed nothing is a duplicate (or a corrupted payload); the drain
+     * ends with every slot at 0, so nothing is lost either. */
+    int slot_bits = c->prm.payload_w < 20 ? c->prm.payload_w : 20;
+    uint32_t slot_mask = ((uint32_t)1 << slot_bits) - 1u;
+    uint32_t *owed = calloc((size_t)slot_mask + 1u, sizeof *owed);
+    if (!perm || !owed)
+        tb_fail(c, "out of memory for the packet lockstep");
 
     p->in.rst = 1;
     p->in.seed = lcan_trial_net_seed(c->seed, 0);
@@ -430,6 +439,7 @@ static void lockstep_packet(tb_ctx *c, pins *p)
                     uint32_t q = base + t * (uint32_t)p1;
                     if (c->r_ready[q]) {
                         p->iv[q] = 1;
+                        owed[seq & slot_mask] += (uint32_t)c->N;
                         p->if_[q] = mkflit(c, 0, 1, t, seq++);
                         sent_bc++;
                     }
@@ -440,6 +450,7 @@ static void lockstep_packet(tb_ctx *c, pins *p)
                         continue;
                     uint32_t d = uniform ? (uint32_t)(lcan_rng_next(&rng) % c->N) : perm[s];
                     p->iv[q] = 1;
+                    owed[seq & slot_mask]++;
                     p->if_[q] = mkflit(c, 0, 0, lcan_topo_pack(c->topo, d), seq++);
                     sent_uni++;
                 }
@@ -453,6 +464,11 @@ static void lockstep_packet(tb_ctx *c, pins *p)
             uint64_t f = c->r_ejf[r];
             int bc = (int)((f >> (c->prm.payload_w + c->AW)) & 1u);
             uint32_t leaf = r / (uint32_t)c->U0;
+            uint32_t slot = (uint32_t)f & slot_mask;
+            if (owed[slot] == 0)
+                tb_fail(c, "packet with sequence number %u (mod 2^%d) delivered on network port %u more often than "
+                        "it was sent: a duplicate", slot, slot_bits, r);
+            owed[slot]--;
             if (bc) {
                 uint32_t t = flit_dest(c, f);
                 if (r != leaf * (uint32_t)c->U0 + t * (uint32_t)p1)
@@ -467,9 +483,10 @@ static void lockstep_packet(tb_ctx *c, pins *p)
         }
     }
     if (!c->quiet)
-        fprintf(stderr, "tb: packet traffic: %llu unicast and %llu broadcast packets, all delivered (%llu + %llu)\n",
+        fprintf(stderr, "tb: packet traffic: %llu unicast and %llu broadcast packets, each delivered exactly once (%llu + %llu deliveries)\n",
                 (unsigned long long)sent_uni, (unsigned long long)sent_bc, (unsigned long long)got_uni,
                 (unsigned long long)got_bc);
+    free(owed);
     free(perm);
 }
 
