@@ -446,6 +446,14 @@ static void lockstep_packet(tb_ctx *c, pins *p)
                 }
                 for (int j = 0; j < c->U0; j++) {
                     uint32_t q = base + (uint32_t)j;
+                    if (!p->iv[q] && !c->r_ready[q] && urand(&rng) < 0.25) {
+                        /* spec 8.4: a flit offered while inj_ready = 0 is not taken. Offer one now
+                         * and then; it is never counted or owed, so a delivery of it is a duplicate */
+                        p->iv[q] = 1;
+                        p->if_[q] = mkflit(c, 0, 0, lcan_topo_pack(c->topo, (uint32_t)(lcan_rng_next(&rng) % c->N)),
+                                           seq);
+                        continue;
+                    }
                     if (p->iv[q] || !c->r_ready[q] || urand(&rng) >= c->rate)
                         continue;
                     uint32_t d = uniform ? (uint32_t)(lcan_rng_next(&rng) % c->N) : perm[s];
