@@ -11,8 +11,18 @@ lists the survivors with the reason.
 
 Every edit must match its file exactly once, so the list cannot silently go stale when rtl/ changes.
 
-  scripts/mutants.py [--only N,N..] [--jobs J] [--list]
+Two sets: the hand-written MUTANTS below (ids 1-99, each aimed at one piece of logic) and mutants
+GENERATED from rtl/ (ids 101..): every operator, constant and condition of the files of
+rtl/lcan_network.f outside constant functions, parameter lines, parameter guards (g_bad_parameters:
+only illegal parameters reach them) and system tasks gets one edit per rule of GEN_RULES (== <-> !=,
+& <-> |, + <-> -, < <-> <=, > <-> >=, << <-> >>, && <-> ||, 1'b0 <-> 1'b1, a dropped ~); each edit
+is the whole source line (with the lines above it when the line alone is not unique), so it matches
+once. `--generated K` keeps every K-th (default 2, in file and line order: 180 of 359 today; 1 =
+all). A mutant that does not compile is reported as KILLED (build) and scored apart.
+
+  scripts/mutants.py [--only N,N..] [--jobs J] [--list] [--generated K | --no-generated]
 """
+import re
 import argparse
 import concurrent.futures as cf
 import os
@@ -68,6 +78,57 @@ MUTANTS = [
     (40, "lcan_switch.v", "wire          uni = cand_valid[i] & ~bcast;", "wire          uni = cand_valid[i];", "a broadcast also requests as a unicast"),
 ]
 
+# Generation rules: (regex, replacement, name). Spaces around binary operators keep reductions
+# (&x, |x) and operators inside other tokens out.
+GEN_RULES = [
+    (r" == ", " != ", "== -> !="), (r" != ", " == ", "!= -> =="),
+    (r" & ", " | ", "& -> |"), (r" \| ", " & ", "| -> &"),
+    (r" && ", " || ", "&& -> ||"), (r" \|\| ", " && ", "|| -> &&"),
+    (r" \+ ", " - ", "+ -> -"), (r" - ", " + ", "- -> +"),
+    (r" < ", " <= ", "< -> <="), (r" <= (?![a-z_{(])", " < ", "<= -> <"),
+    (r" > ", " >= ", "> -> >="), (r" >= ", " > ", ">= -> >"),
+    (r" << ", " >> ", "<< -> >>"), (r" >> ", " << ", ">> -> <<"),
+    (r"1'b0", "1'b1", "1'b0 -> 1'b1"), (r"1'b1", "1'b0", "1'b1 -> 1'b0"),
+    (r"~(?=[A-Za-z_(])", "", "~ dropped"),
+]
+
+
+def rtl_sources():
+    with open(os.path.join(ROOT, "rtl", "lcan_network.f")) as f:
+        return [os.path.basename(l.split("#")[0].strip()) for l in f if l.split("#")[0].strip()]
+
+
+def generated_mutants(every=2):
+    """The generated set: (id, file, old, new, what), ids from 101, every `every`-th candidate."""
+    cands = []
+    for fname in rtl_sources():
+        lines = open(os.path.join(ROOT, "rtl", fname)).read().split("\n")
+        text = "\n".join(lines)
+        in_func = False
+        for i, line in enumerate(lines):
+            code = line.split("//")[0]
+            if re.search(r"\bendfunction\b", code):
+                in_func = False
+                continue
+            if re.search(r"\bfunction\b", code):
+                in_func = True
+            # parameter guards (generate-if g_bad_parameters) only see illegal parameters: left out
+            guard = "g_bad_parameters" in code or (i + 1 < len(lines) and "g_bad_parameters" in lines[i + 1])
+            if in_func or guard or not code.strip() or re.search(r"\b(localparam|parameter)\b|\$(display|fatal)|^\s*`", code):
+                continue
+            for pat, repl, name in GEN_RULES:
+                for m in re.finditer(pat, code):
+                    new_line = line[:m.start()] + repl + line[m.end():]
+                    # the smallest block of lines ending here that occurs once in the file
+                    k = i
+                    while text.count("\n".join(lines[k:i + 1])) > 1 and k > 0:
+                        k -= 1
+                    old = "\n".join(lines[k:i + 1])
+                    new = "\n".join(lines[k:i] + [new_line])
+                    cands.append((fname, old, new, "line %d: %s" % (i + 1, name)))
+    return [(101 + j, f, o, n, w) for j, (f, o, n, w) in enumerate(cands[::every])]
+
+
 # The lockstep suite each mutant faces: small networks covering d = u, d > u, non-power-of-two
 # radix, w1 > 1 (two broadcast trees), parallel links; both modes; permutation and random traffic.
 SUITE = [
@@ -97,6 +158,8 @@ def run_suite(tree):
         r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900)
         if r.returncode != 0:
             last = (r.stderr.strip().splitlines() or ["exit %d" % r.returncode])[-1]
+            if "build failed" in r.stderr:
+                return False, "build: %s %s: %s" % (args[0], args[2], last[:140])
             return False, "%s %s: %s" % (args[0], args[2], last[:160])
     # second stage: the directed cell tests (tb/cells) see what the network never exercises
     r = subprocess.run(["make", "-C", tree, "--no-print-directory", "test-rtl-cells"],
@@ -125,14 +188,19 @@ def main():
     ap.add_argument("--only", help="comma-separated mutant ids")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--generated", type=int, default=2, metavar="K")
+    ap.add_argument("--no-generated", action="store_true")
     a = ap.parse_args()
-    todo = MUTANTS
+    if a.generated < 1:
+        print("mutants: --generated must be >= 1", file=sys.stderr)
+        return 2
+    todo = MUTANTS + ([] if a.no_generated else generated_mutants(a.generated))
     if a.only:
         ids = {int(x) for x in a.only.split(",")}
-        todo = [m for m in MUTANTS if m[0] in ids]
+        todo = [m for m in todo if m[0] in ids]
     if a.list:
         for m in todo:
-            print("%2d %-22s %s" % (m[0], m[1], m[4]))
+            print("%3d %-22s %s" % (m[0], m[1], m[4]))
         return 0
     for f in ("lcan", "liblcan.a", "tb/lcan_tb.vpi"):
         if not os.path.exists(os.path.join(ROOT, "build", f)):
@@ -146,18 +214,26 @@ def main():
     if not ok:
         print("mutants: the unmutated suite fails: %s" % why, file=sys.stderr)
         return 1
-    results = {}
+    results, whys = {}, {}
     with cf.ThreadPoolExecutor(max_workers=a.jobs) as ex:
         for mid, verdict, why in ex.map(run_mutant, todo):
             m = next(x for x in todo if x[0] == mid)
             results[mid] = verdict
-            print("%2d %-8s %-22s %-50s %s" % (mid, verdict, m[1], m[4], why), flush=True)
+            whys[mid] = why
+            print("%3d %-8s %-22s %-50s %s" % (mid, verdict, m[1], m[4], why), flush=True)
     stale = [k for k, v in results.items() if v == "STALE"]
     scored = [k for k, v in results.items() if v != "STALE"]
     killed = [k for k in scored if results[k] == "KILLED"]
     print("mutants: %d killed of %d (%.1f%%), %d survived%s, %.0f s" % (
         len(killed), len(scored), 100.0 * len(killed) / max(1, len(scored)),
         len(scored) - len(killed), (", %d stale edits" % len(stale)) if stale else "", time.time() - t0))
+    for name, ids in (("hand-written", [k for k in scored if k < 100]), ("generated", [k for k in scored if k > 100])):
+        built = [k for k in ids if not whys.get(k, "").startswith("build:")]
+        kb = [k for k in built if results[k] == "KILLED"]
+        if ids:
+            print("mutants: %s: %d of %d killed; of the %d that compile, %d killed (%.1f%%)" % (
+                name, len([k for k in ids if results[k] == "KILLED"]), len(ids), len(built), len(kb),
+                100.0 * len(kb) / max(1, len(built))))
     return 1 if stale else 0
 
 

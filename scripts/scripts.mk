@@ -46,3 +46,10 @@ $(SYNTH_OUT)/%/result.json: $(SYNTH_OUT)/cfg/%.cfg $(SYNTH_DEPS)
 
 synth-quick:
 	@bash scripts/synth/quick.sh
+
+# Mutation run (scripts/mutants.py, docs/verification.md 2): the hand-written and the generated
+# mutants of rtl/, each against an Icarus lockstep suite and the cell tests. Long; not in make test.
+MUTANT_JOBS ?= 2
+.PHONY: mutants
+mutants: $(BUILD)/lcan $(BUILD)/tb/lcan_tb.vpi
+	python3 scripts/mutants.py --jobs $(MUTANT_JOBS)
