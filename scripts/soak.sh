@@ -7,8 +7,8 @@
 # destination, every broadcast exactly N times on its tree's leaf ports (tb/harness/tb_drive.c,
 # lockstep_packet). Load: injection probability 0.3 per leaf port and cycle with one phase in eight
 # silent, broadcasts at 0.001 per leaf and cycle. Default network: cm5 (256 leaves, 256 switches);
-# name others after CYCLES (e.g. 'lcan(2,2,256)', 1,024 switches: about 3 hours per 10^7 cycles on
-# this machine). Prints one line per network (cycles, packets, seconds, cycles/s)
+# name others after CYCLES (e.g. 'lcan(2,2,256)', 1,024 switches: roughly 3-4 hours per 10^7 cycles
+# on this machine, estimated from cm5's 54 minutes). Prints one line per network (cycles, packets, seconds, cycles/s)
 # and writes build/soak/<name>.json; exits 1 on any mismatch or conservation failure.
 set -uo pipefail
 cd "$(dirname "$0")/.."
