@@ -587,21 +587,31 @@ static pf_slot *pf_slot_at(pf_gen *g, int R)
     return g->st == LCAN_OK ? &g->s[R] : NULL;
 }
 
+/* The array arr of n elements of `size` bytes (capacity *cap) with room for one more: arr itself or
+ * its reallocation (capacity doubled); NULL and g->st = LCAN_ERR_NOMEM when memory runs out (arr is
+ * then still valid and owned by the caller). */
+static void *pf_grow(pf_gen *g, void *arr, size_t *cap, size_t n, size_t size)
+{
+    if (n == *cap) {
+        size_t nc = *cap ? 2 * *cap : 16;
+        void *na = realloc(arr, nc * size);
+        if (na == NULL) {
+            g->st = LCAN_ERR_NOMEM;
+            return NULL;
+        }
+        *cap = nc;
+        return na;
+    }
+    return arr;
+}
+
 static void pf_msg_add(pf_gen *g, int R, uint32_t rs, uint32_t rd)
 {
     pf_slot *s = pf_slot_at(g, R);
-    if (s == NULL)
+    pf_msg *m = s ? pf_grow(g, s->m, &s->cap, s->n, sizeof *s->m) : NULL;
+    if (m == NULL)
         return;
-    if (s->n == s->cap) {
-        size_t nc = s->cap ? 2 * s->cap : 16;
-        pf_msg *nm = realloc(s->m, nc * sizeof *nm);
-        if (nm == NULL) {
-            g->st = LCAN_ERR_NOMEM;
-            return;
-        }
-        s->m = nm;
-        s->cap = nc;
-    }
+    s->m = m;
     s->m[s->n].rs = rs;
     s->m[s->n].rd = rd;
     s->n++;
@@ -611,18 +621,10 @@ static void pf_msg_add(pf_gen *g, int R, uint32_t rs, uint32_t rd)
 static void pf_lop_add(pf_gen *g, int R, uint32_t d, uint32_t a, uint32_t b)
 {
     pf_slot *s = pf_slot_at(g, R);
-    if (s == NULL)
+    pf_lop *l = s ? pf_grow(g, s->l, &s->capl, s->nl, sizeof *s->l) : NULL;
+    if (l == NULL)
         return;
-    if (s->nl == s->capl) {
-        size_t nc = s->capl ? 2 * s->capl : 16;
-        pf_lop *nl = realloc(s->l, nc * sizeof *nl);
-        if (nl == NULL) {
-            g->st = LCAN_ERR_NOMEM;
-            return;
-        }
-        s->l = nl;
-        s->capl = nc;
-    }
+    s->l = l;
     s->l[s->nl].d = d;
     s->l[s->nl].a = a;
     s->l[s->nl].b = b;
