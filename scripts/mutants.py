@@ -141,6 +141,10 @@ SUITE = [
 ]
 
 
+# seconds one lockstep run or the cell tests may take before the mutant counts as hanging (killed)
+SUITE_TIMEOUT = 300
+
+
 def make_copy(dst):
     """A scratch copy of the repository with the prebuilt model, tool and VPI module."""
     for d in ("rtl", "tb", "cmodel", "scripts"):
@@ -155,15 +159,21 @@ def run_suite(tree):
     env = dict(os.environ, LCAN_RTL_NOMAKE="1")
     for args in SUITE:
         cmd = [os.path.join(tree, "build", "lcan"), "lockstep"] + args + ["--sim", "icarus", "--json", "--quiet"]
-        r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900)
+        try:
+            r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=SUITE_TIMEOUT)
+        except subprocess.TimeoutExpired:  # a mutant that makes the simulation hang is found out
+            return False, "%s %s: no result within %d s (hangs)" % (args[0], args[2], SUITE_TIMEOUT)
         if r.returncode != 0:
             last = (r.stderr.strip().splitlines() or ["exit %d" % r.returncode])[-1]
             if "build failed" in r.stderr:
                 return False, "build: %s %s: %s" % (args[0], args[2], last[:140])
             return False, "%s %s: %s" % (args[0], args[2], last[:160])
     # second stage: the directed cell tests (tb/cells) see what the network never exercises
-    r = subprocess.run(["make", "-C", tree, "--no-print-directory", "test-rtl-cells"],
-                       capture_output=True, text=True, env=env, timeout=900)
+    try:
+        r = subprocess.run(["make", "-C", tree, "--no-print-directory", "test-rtl-cells"],
+                           capture_output=True, text=True, env=env, timeout=SUITE_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return False, "cell tests: no result within %d s (hang)" % SUITE_TIMEOUT
     if r.returncode != 0:
         lines = [l for l in r.stdout.splitlines() if "failed" in l and not l.endswith(" 0 failed")]
         return False, "cell tests: " + ((lines or ["exit %d" % r.returncode])[0][:140])
