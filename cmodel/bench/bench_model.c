@@ -59,11 +59,6 @@ static void random_perm(uint32_t *perm, uint32_t N, uint64_t *rng)
     }
 }
 
-static lcan_status tick_model(void *e, const lcan_in *in, lcan_out *out)
-{
-    return lcan_net_tick((lcan_net *)e, in, out);
-}
-
 static double time_fast(const lcan_topo *t, const uint32_t *perm, uint32_t seed, int max_passes, int *passes)
 {
     lcan_route_result r;
@@ -173,7 +168,7 @@ static void bench_ticklevel(void)
     t0 = now();
     for (k = 0; k < 5; k++) {
         random_perm(perm, N, &rng);
-        lcan_route_perm(t, 16, tick_model, n, perm, (uint32_t)k, 1000, &r);
+        lcan_route_perm(t, 16, lcan_net_engine_tick, n, perm, (uint32_t)k, 1000, &r);
         ticks += r.ticks;
     }
     t1 = now();

@@ -130,6 +130,9 @@ typedef struct {
 /* One clock edge: consumes the inputs valid during this tick and returns the register values after
  * the edge (what the RTL shows as outputs during the next tick). */
 lcan_status lcan_net_tick(lcan_net *n, const lcan_in *in, lcan_out *out);
+/* lcan_net_tick with the engine's signature (lcan_tick_fn below; engine = the lcan_net): the model as
+ * the engine of the drivers (route, collectives, traffic, embedding exchange). */
+lcan_status lcan_net_engine_tick(void *engine, const lcan_in *in, lcan_out *out);
 
 /* Debug view (spec 9): the 8-bit field of local output `port` of switch (level, index). */
 uint8_t lcan_net_debug(const lcan_net *n, int level, uint32_t index, int port);

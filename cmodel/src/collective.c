@@ -751,11 +751,6 @@ done:
 
 /* ------------------------------------------------------------------ model engine */
 
-static lcan_status model_tick(void *engine, const lcan_in *in, lcan_out *out)
-{
-    return lcan_net_tick((lcan_net *)engine, in, out);
-}
-
 static size_t model_debug(void *engine, uint8_t *buf, size_t len)
 {
     return lcan_net_debug_dump((const lcan_net *)engine, buf, len);
@@ -790,7 +785,7 @@ lcan_status lcan_collective_run_model(const lcan_topo *t, lcan_coll_op op, const
     oo.debug = model_debug;
     if ((st = lcan_net_new(t, &cfg, &n)) != LCAN_OK)
         return st;
-    st = lcan_collective_run(t, op, &oo, model_tick, n, res);
+    st = lcan_collective_run(t, op, &oo, lcan_net_engine_tick, n, res);
     lcan_net_free(n);
     return st;
 }

@@ -1061,11 +1061,6 @@ done:
     return st;
 }
 
-static lcan_status model_tick(void *engine, const lcan_in *in, lcan_out *out)
-{
-    return lcan_net_tick((lcan_net *)engine, in, out);
-}
-
 lcan_status lcan_embed_exchange(const lcan_topo *t, const lcan_guest *g, const uint32_t *map, const uint16_t *port,
                                 uint32_t net_seed, uint64_t max_ticks, lcan_embed_exchange_result *res)
 {
@@ -1079,7 +1074,7 @@ lcan_status lcan_embed_exchange(const lcan_topo *t, const lcan_guest *g, const u
     lcan_embed_exchange_cfg(g, map, &cfg.payload_w, &cfg.depth);
     if ((st = lcan_net_new(t, &cfg, &net)) != LCAN_OK)
         return st;
-    st = lcan_embed_exchange_run(t, g, map, port, cfg.payload_w, net_seed, max_ticks, model_tick, net, res);
+    st = lcan_embed_exchange_run(t, g, map, port, cfg.payload_w, net_seed, max_ticks, lcan_net_engine_tick, net, res);
     lcan_net_free(net);
     return st;
 }

@@ -465,3 +465,8 @@ size_t lcan_net_debug_dump(const lcan_net *n, uint8_t *buf, size_t len)
     }
     return total;
 }
+
+lcan_status lcan_net_engine_tick(void *engine, const lcan_in *in, lcan_out *out)
+{
+    return lcan_net_tick((lcan_net *)engine, in, out);
+}

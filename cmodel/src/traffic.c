@@ -848,11 +848,6 @@ done:
     return st;
 }
 
-static lcan_status tick_model(void *e, const lcan_in *in, lcan_out *out)
-{
-    return lcan_net_tick((lcan_net *)e, in, out);
-}
-
 lcan_status lcan_traffic_run_model(const lcan_topo *t, const lcan_traffic_pattern *p, const lcan_traffic_opts *o,
                                    lcan_traffic_result *res)
 {
@@ -868,7 +863,7 @@ lcan_status lcan_traffic_run_model(const lcan_topo *t, const lcan_traffic_patter
     st = lcan_net_new(t, &cfg, &n);
     if (st != LCAN_OK)
         return st;
-    st = lcan_traffic_run(t, p, o, tick_model, n, res);
+    st = lcan_traffic_run(t, p, o, lcan_net_engine_tick, n, res);
     lcan_net_free(n);
     return st;
 }
