@@ -42,8 +42,8 @@ check() {
   cp "$tmp/prog.err" "$tmp/last.err"
 }
 
-check "route" route 'lcan(2,2,65536)' --pattern random --trials 8
-grep -Eq '^lcan: route: [0-9]+/8 trials \([0-9]+%\), .* elapsed, about .* left$' "$tmp/last.err" && ok \
+check "route" route 'lcan(2,2,65536)' --pattern random --trials 24
+grep -Eq '^lcan: route: [0-9]+/24 trials \([0-9]+%\), .* elapsed, about .* left$' "$tmp/last.err" && ok \
   || ko "route: no estimate in a run of several seconds: $(head -c 300 "$tmp/last.err")"
 check "traffic" traffic 'kary(4,3)' --sweep 0.1:0.7:0.2 --warmup 60000 --measure 60000
 grep -Eq '^lcan: traffic: [0-9]+/[0-9]+ cycles \([0-9]+%\), .* left$' "$tmp/last.err" && ok \
