@@ -40,8 +40,9 @@ def ok(c, msg):
 
 run info cm5 --json && check "info cm5" "$PY_HEAD"'
 keys = ["spec","pgft","leaves","levels","switches_per_level","links_per_level","diameter","avg_distance","root_cut",
-        "m","w","p","parameters"]
+        "node_connectivity","m","w","p","parameters"]
 ok(sorted(doc) == sorted(keys), "keys %s" % sorted(doc))
+ok(doc.get("node_connectivity") == 2, "node_connectivity %r (w_1 = 2)" % doc.get("node_connectivity"))
 ok(doc["spec"] == "cm5", "spec %r" % doc["spec"])
 ok(doc["pgft"] == "pgft(4;4,4,4,4;2,2,2,4;1,1,1,1)", "pgft %r" % doc["pgft"])
 ok(doc["leaves"] == 256, "leaves")

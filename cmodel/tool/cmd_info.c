@@ -3,14 +3,16 @@
  */
 #include <stdio.h>
 
+#include "lcan_paths.h"
 #include "tool_util.h"
 
 static const char usage[] =
     "usage: lcan info SPEC [--json]\n"
     "Prints the network's canonical spec and PGFT form, leaves N, levels h, switches and links per\n"
-    "level (1..h), diameter 2h, average leaf-to-leaf distance and root_cut (docs/spec.md 2.4).\n"
+    "level (1..h), diameter 2h, average leaf-to-leaf distance, root_cut (docs/spec.md 2.4) and\n"
+    "node_connectivity (2.5).\n"
     "  --json   one JSON object: spec, pgft, leaves, levels, switches_per_level, links_per_level,\n"
-    "           diameter, avg_distance, root_cut, m, w, p (per level, 1..h) and parameters:\n"
+    "           diameter, avg_distance, root_cut, node_connectivity, m, w, p (per level, 1..h) and parameters:\n"
     "           lcan_network's H, M, W, P as Verilog literals (packed 32-bit fields, level 1 in\n"
     "           the low bits; docs/spec.md 13)\n";
 
@@ -51,6 +53,7 @@ static void print_json(const lcan_topo *t)
     printf("], \"diameter\": %d, \"avg_distance\": ", lcan_topo_diameter(t));
     lcan_json_double(stdout, lcan_topo_avg_distance(t));
     printf(", \"root_cut\": %llu", (unsigned long long)lcan_topo_root_cut(t));
+    printf(", \"node_connectivity\": %d", lcan_topo_node_connectivity(t));
     json_levels(t, "m", lcan_topo_m);
     json_levels(t, "w", lcan_topo_w);
     json_levels(t, "p", lcan_topo_p);
@@ -75,6 +78,7 @@ static void print_text(const lcan_topo *t)
     printf("diameter      %d\n", lcan_topo_diameter(t));
     printf("avg_distance  %.6f\n", lcan_topo_avg_distance(t));
     printf("root_cut      %llu\n", (unsigned long long)lcan_topo_root_cut(t));
+    printf("node_connectivity %d\n", lcan_topo_node_connectivity(t));
 }
 
 int cmd_info(int argc, char **argv)
