@@ -17,6 +17,14 @@
 // in the first half iff i >= r_in is the rotated order (likewise for the outputs of a group).
 // Results per output: out_valid/out_src (the input driving output o, for the crossbar) and the same
 // as grant[i*P + o]. Purely combinational; depth O(log P).
+// UP_CHOICE = 1 (uniform, spec 6): class UP scans the uppers in sigma order, D + sigma[0], ..,
+// D + sigma[U-1] (up_perm[q*U + u] = (sigma[q] == u), from lcan_offsets). The upper group is then
+// relabelled: virtual upper q is physical upper sigma[q] (free[q] = avail[D + sigma[q]]), scanned
+// without rotation (r_up is not used); the broadcasts' output, physical upper 0, sits at the
+// virtual position sigma^-1(0) (column 0 of up_perm) instead of position 0, and the per-output
+// selections are mapped back (physical upper u takes virtual output q with sigma[q] = u). The
+// ranking argument above holds for the broadcast output at any position of the scan.
+// UP_CHOICE = 0 (rotate): up_perm is not used; the logic is the rotation-only allocator.
 `default_nettype none
 
 module lcan_alloc #(
@@ -26,7 +34,9 @@ module lcan_alloc #(
     // uppers (ports D..D+U-1; 0 at the top level)
     parameter U = 2,
     // width of a port index: at least ac_clog2(M*PDN+U) and at least 1
-    parameter SW = 2
+    parameter SW = 2,
+    // 1: class UP scans the uppers in the order of up_perm (spec 6 uniform); 0: from r_up (rotate)
+    parameter UP_CHOICE = 0
 ) (
     // requester i's class: bit i*G + x DOWN(x), bit i*G + M UP (G = M + (U > 0))
     input  wire [(M*PDN+U)*(M+((U>0)?1:0))-1:0] req_cls,
@@ -37,6 +47,8 @@ module lcan_alloc #(
     input  wire [SW-1:0]                        r_up,
     input  wire [SW-1:0]                        r_dn,
     input  wire [M*PDN+U-1:0]                   avail,
+    // sigma of spec 5 as a one-hot matrix, up_perm[q*U + u] = (sigma[q] == u) (UP_CHOICE = 1 only)
+    input  wire [((U>0)?U*U:1)-1:0]             up_perm,
     // grant[i*P + o]: output o granted to requester i
     output wire [(M*PDN+U)*(M*PDN+U)-1:0]       grant,
     // per output: granted, and to which requester (0 when not granted)
@@ -90,8 +102,9 @@ module lcan_alloc #(
     wire [P-1:0] ones = {P{1'b1}};
     wire [P-1:0] ge_in = ones << r_in;
 
-    // r_up is not used at the top level (U = 0)
-    wire unused_r_up = &{1'b0, r_up};
+    // r_up is not used at the top level (U = 0) or with UP_CHOICE = 1; up_perm only with UP_CHOICE = 1
+    localparam PERM = (UP_CHOICE != 0) && (U > 0);
+    wire unused_r_up = &{1'b0, r_up, up_perm};
 
     // sel[o*P + i]: output o goes to requester i (one-hot or 0 per output)
     wire [P*P-1:0] sel;
@@ -105,7 +118,9 @@ module lcan_alloc #(
             localparam BASE = (g < M) ? g * PDN : D;
             localparam W = ac_clog2(K + 1);
             localparam [K-1:0] OUT0 = 1;
-            wire [SW-1:0] r = (g < M) ? r_dn : r_up;
+            // the upper group relabelled by sigma (UP_CHOICE = 1): virtual outputs, no rotation
+            localparam VIRT = PERM && (g == M);
+            wire [SW-1:0] r = (g < M) ? r_dn : (VIRT ? {SW{1'b0}} : r_up);
 
             // requesters of this group, in the doubled sequence (first half: i >= r_in)
             wire [P-1:0] cls;
@@ -134,9 +149,20 @@ module lcan_alloc #(
             wire [P-1:0] first = spc & ~sb;
 
             // free outputs of the group in rotated order from r: position with and without output 0
-            wire [K-1:0]     free = avail[BASE +: K];
+            // (b0, the broadcasts' output: output 0, or virtual position sigma^-1(0))
+            wire [K-1:0]     free;
+            wire [K-1:0]     b0;
+            if (VIRT) begin : g_virt
+                for (k = 0; k < K; k = k + 1) begin : g_v
+                    assign free[k] = |(up_perm[k*U +: U] & avail[BASE +: K]);
+                    assign b0[k] = up_perm[k*U];
+                end
+            end else begin : g_phys
+                assign free = avail[BASE +: K];
+                assign b0 = OUT0;
+            end
             wire [K-1:0]     ge_r = {K{1'b1}} << r;
-            wire [K-1:0]     free_x = free & ~OUT0;
+            wire [K-1:0]     free_x = free & ~b0;
             wire [2*K*W-1:0] pos_2;
             wire [2*K*W-1:0] posx_2;
             lcan_prefix_count #(.N(2 * K), .W(W)) u_pos (
@@ -161,6 +187,7 @@ module lcan_alloc #(
                 end
             end
 
+            if (!VIRT) begin : g_fixed
             // the first broadcast wins output 0 iff it is free and its class taker does not
             // come before that broadcast
             wire bc_won = free[0] & (|spc) & ~(|(m[0 +: P] & ~sb));
@@ -174,7 +201,40 @@ module lcan_alloc #(
                 end
             end
             // output 0 is never matched against the count without itself
-            wire unused_ok = &{1'b0, mx[0 +: P]};
+            wire unused_ok = &{1'b0, mx[0 +: P], b0};
+            end else begin : g_perm
+                // the same with the broadcast output at virtual position b0 (one-hot): mb0, the
+                // class requester whose rank is b0's position
+                for (k = 0; k < K; k = k + 1) begin : g_mb0
+                    wire [P-1:0] acc;
+                    if (k == 0) begin : g_first
+                        assign acc = b0[0] ? m[0 +: P] : {P{1'b0}};
+                    end else begin : g_next
+                        assign acc = g_mb0[k-1].acc | (b0[k] ? m[k*P +: P] : {P{1'b0}});
+                    end
+                end
+                wire bc_won = (|(free & b0)) & (|spc) & ~(|(g_mb0[K-1].acc & ~sb));
+                // vsel: virtual output k's requester; physical upper u takes the virtual output
+                // q with sigma[q] = u
+                wire [K*P-1:0] vsel;
+                for (k = 0; k < K; k = k + 1) begin : g_vsel
+                    assign vsel[k*P +: P] = ~free[k] ? {P{1'b0}} :
+                                            b0[k] ? (bc_won ? first : m[k*P +: P]) :
+                                            bc_won ? mx[k*P +: P] : m[k*P +: P];
+                end
+                for (k = 0; k < K; k = k + 1) begin : g_back
+                    for (b = 0; b < K; b = b + 1) begin : g_q
+                        wire [P-1:0] term = up_perm[b*U + k] ? vsel[b*P +: P] : {P{1'b0}};
+                        wire [P-1:0] acc;
+                        if (b == 0) begin : g_first
+                            assign acc = term;
+                        end else begin : g_next
+                            assign acc = g_q[b-1].acc | term;
+                        end
+                    end
+                    assign sel[(BASE+k)*P +: P] = g_q[K-1].acc;
+                end
+            end
         end
 
         // per output: the transpose (grant) and the binary index of the winner (out_src)

@@ -1,6 +1,7 @@
 // lcan_lfsr: the per-switch 32-bit Galois LFSR of spec section 5, polynomial
 // x^32 + x^22 + x^2 + x + 1, right-shifting step s' = (s >> 1) ^ (s[0] ? 32'h80200003 : 0).
-// Timing: one register. On a tick with rst = 1 it loads seed ^ salt (or 1 if that is 0); otherwise
+// Timing: one register. On a tick with rst = 1 it loads seed ^ salt (or 1 if that is 0; seed is the
+// switch's own seed value, built by lcan_network from the network seed's hashes); otherwise
 // it steps once when step = 1 and holds when step = 0. state is the register (the value before the
 // tick's step, which is the value the allocator's offsets are taken from); next is the value the
 // register loads at the end of the tick (combinational), from which lcan_switch registers the

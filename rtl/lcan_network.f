@@ -1,4 +1,5 @@
 rtl/lcan_lfsr.v
+rtl/lcan_seed_mix.v
 rtl/lcan_rr_pick.v
 rtl/lcan_prefix_count.v
 rtl/lcan_alloc.v

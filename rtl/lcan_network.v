@@ -30,7 +30,10 @@ module lcan_network #(
     // 1: counters and debug view (spec 9); 0: cnt_* and dbg are constant 0 and their logic is
     // left out (synthesis of a network that does not need them; simulation against the model
     // needs 1)
-    parameter OBSERVE = 1
+    parameter OBSERVE = 1,
+    // which upper a header going up gets (spec 6): 1 uniform (a Fisher-Yates permutation of the
+    // uppers, spec 5), 0 rotate (a random rotation, the behaviour before UP_CHOICE)
+    parameter UP_CHOICE = 1
 ) (
     input  wire                          clk,
     input  wire                          rst,
@@ -68,7 +71,7 @@ module lcan_network #(
     endfunction
 
     // parameter check (spec 1.1): 0 = fine, else the rule broken (see f_msg): the geometry's
-    // (f_geom_err, 1..7), then PAYLOAD_W, DEPTH, MODE and OBSERVE
+    // (f_geom_err, 1..7), then PAYLOAD_W, DEPTH, MODE, OBSERVE and UP_CHOICE
     function integer f_err;
         input integer h;
         begin
@@ -77,6 +80,7 @@ module lcan_network #(
             if (f_err == 0 && DEPTH < 1) f_err = 9;
             if (f_err == 0 && MODE != 0 && MODE != 1) f_err = 10;
             if (f_err == 0 && OBSERVE != 0 && OBSERVE != 1) f_err = 11;
+            if (f_err == 0 && UP_CHOICE != 0 && UP_CHOICE != 1) f_err = 12;
         end
     endfunction
 
@@ -95,6 +99,7 @@ module lcan_network #(
                 9: f_msg = "DEPTH must be >= 1 (spec 8.1)";
                 10: f_msg = "MODE must be 0 (circuit) or 1 (packet) (spec 13)";
                 11: f_msg = "OBSERVE must be 0 or 1 (spec 13)";
+                12: f_msg = "UP_CHOICE must be 0 (rotate) or 1 (uniform) (spec 6, 13)";
                 default: f_msg = "unknown";
             endcase
         end
@@ -104,6 +109,22 @@ module lcan_network #(
 
     // derived sizes (spec 13): U0, NP, ADDR_W, FW, LINKS of lcan_geom.vh
     localparam CIRCUIT = (MODE == 0);
+
+    // the three seed hashes every switch's reset value is built from (spec 5)
+    wire [31:0] seed_h1;
+    wire [31:0] seed_h2;
+    wire [31:0] seed_h3;
+    lcan_seed_mix u_seed_mix (
+        .seed(seed),
+        .h1  (seed_h1),
+        .h2  (seed_h2),
+        .h3  (seed_h3)
+    );
+    wire [63:0] seed_h1x2 = {seed_h1, seed_h1};
+    wire [63:0] seed_h2x2 = {seed_h2, seed_h2};
+    wire [63:0] seed_h3x2 = {seed_h3, seed_h3};
+    // which bits the switches' rotations pick depends on their salts: sink the rest
+    wire unused_seed_rot = &{1'b0, seed_h1x2, seed_h2x2, seed_h3x2};
 
     genvar l;
     genvar x;
@@ -148,8 +169,11 @@ module lcan_network #(
                 10: begin : g_mode
                     lcan_network_bad_parameter_MODE_must_be_0_or_1 u_bad ();
                 end
-                default: begin : g_observe
+                11: begin : g_observe
                     lcan_network_bad_parameter_OBSERVE_must_be_0_or_1 u_bad ();
+                end
+                default: begin : g_up_choice
+                    lcan_network_bad_parameter_UP_CHOICE_must_be_0_or_1 u_bad ();
                 end
             endcase
 `else
@@ -317,6 +341,13 @@ module lcan_network #(
                     localparam A = x / WP;
                     localparam [63:0] LABEL_C = f_label(l, A, DOFF + DW);
                     localparam [31:0] SALT_C = f_salt(l, x);
+                    // the seed this switch's LFSR loads (XORed with its salt) on reset (spec 5):
+                    // the network's three hashes rotated by the salt's bits [4:0], [9:5], [14:10]
+                    // (rotl(x, r) is bits 63-r..32-r of {x, x}: wiring)
+                    localparam integer ROT1 = SALT_C % 32;
+                    localparam integer ROT2 = (SALT_C / 32) % 32;
+                    localparam integer ROT3 = (SALT_C / 1024) % 32;
+                    wire [31:0] sw_seed = seed_h1x2[63-ROT1 -: 32] ^ seed_h2x2[63-ROT2 -: 32] ^ seed_h3x2[63-ROT3 -: 32];
 
                     wire [PL-1:0]    rx_valid;
                     wire [PL*FW-1:0] rx_flit;
@@ -363,12 +394,13 @@ module lcan_network #(
                         .PAYLOAD_W(PAYLOAD_W),
                         .DEPTH    (DEPTH),
                         .MODE     (MODE),
-                        .OBSERVE  (OBSERVE)
+                        .OBSERVE  (OBSERVE),
+                        .UP_CHOICE(UP_CHOICE)
                     ) u_switch (
                         .clk     (clk),
                         .rst     (rst),
                         .clear   (clear),
-                        .seed    (seed),
+                        .seed    (sw_seed),
                         .label   (LABEL_C[ADDR_W-1:0]),
                         .salt    (SALT_C),
                         .rx_valid(rx_valid),

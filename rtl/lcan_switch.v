@@ -3,7 +3,9 @@
 // (U = W_UP*P_UP uppers, local ports D..P-1; W_UP = 0 at the top level). The shared path is here:
 // the mode block (lcan_switch_circuit, MODE = 0, or lcan_switch_packet, MODE = 1) offers one
 // candidate flit per input; lcan_route turns it into a request (broadcasts in packet mode use the
-// fixed trees of spec 8.5); lcan_alloc, rotated by lcan_offsets from the lcan_lfsr state, grants
+// fixed trees of spec 8.5, or flood, spec 8.6, when head = 1); lcan_alloc, rotated by
+// lcan_offsets from the lcan_lfsr state (and, with UP_CHOICE = 1, scanning the uppers in the order
+// of lcan_offsets' permutation sigma, spec 5-6), grants
 // outputs; the granted candidate is written into the output flit register (in circuit mode, else a
 // data flit following an established circuit); counters and the debug view are kept here. Timing:
 // every output (tx_*, rx_ret, dbg, counters) is a register or a function of registers only; a flit
@@ -31,11 +33,15 @@ module lcan_switch #(
     parameter MODE = 0,
     // 1: counters and debug view (spec 9); 0: both outputs are constant 0 and their logic is left
     // out (synthesis of a network that does not need them)
-    parameter OBSERVE = 1
+    parameter OBSERVE = 1,
+    // which upper a class UP request gets (spec 6): 1 uniform (sigma order), 0 rotate (from r_up)
+    parameter UP_CHOICE = 1
 ) (
     input  wire                                                    clk,
     input  wire                                                    rst,
     input  wire                                                    clear,
+    // the switch's seed (spec 5: lcan_network's seed hashes rotated by this switch's salt bits);
+    // the LFSR loads seed ^ salt on reset
     input  wire [31:0]                                             seed,
     // strap inputs, constant per instance (ports, not parameters, so that every switch of a level
     // is one module for simulators; synthesis folds them): the switch label a_h..a_{l+1} as a packed
@@ -79,6 +85,8 @@ module lcan_switch #(
     localparam CIRCUIT = (MODE == 0);
     localparam DEST_LSB = PAYLOAD_W;
     localparam BCAST_BIT = PAYLOAD_W + ADDR_W;
+    localparam HEAD_BIT = PAYLOAD_W + ADDR_W + 1;
+    localparam UPERM_W = (U > 0) ? U * U : 1;
 
     // parallel link 0 towards every child: the broadcast down set (spec 8.3)
     function [P-1:0] child0_mask;
@@ -91,6 +99,8 @@ module lcan_switch #(
         end
     endfunction
     localparam [P-1:0] C0 = child0_mask(M_L);
+    // upper 0 (below the top): the flooding broadcast's way up (spec 8.6)
+    localparam [P-1:0] UP0 = TOP ? {P{1'b0}} : ({{(P-1){1'b0}}, 1'b1} << D);
 
     // ---------------------------------------------------------------- randomness (spec 5)
     // The offsets are registered: r_*_q after a tick = offsets(LFSR state after the tick), computed
@@ -104,6 +114,8 @@ module lcan_switch #(
     reg  [SW-1:0] r_in_q;
     reg  [SW-1:0] r_up_q;
     reg  [SW-1:0] r_dn_q;
+    wire [UPERM_W-1:0] up_perm_d;
+    wire [UPERM_W-1:0] up_perm;
     wire [SW-1:0] r_in = r_in_q;
     wire [SW-1:0] r_up = r_up_q;
     wire [SW-1:0] r_dn = r_dn_q;
@@ -126,12 +138,14 @@ module lcan_switch #(
         .SW (SW),
         .K_IN(clog2(P)),
         .K_UP(clog2(U)),
-        .K_DN(clog2(P_DN))
+        .K_DN(clog2(P_DN)),
+        .UP_CHOICE(UP_CHOICE)
     ) u_offsets (
-        .state(lfsr_next),
-        .r_in (r_in_d),
-        .r_up (r_up_d),
-        .r_dn (r_dn_d)
+        .state  (lfsr_next),
+        .r_in   (r_in_d),
+        .r_up   (r_up_d),
+        .r_dn   (r_dn_d),
+        .up_perm(up_perm_d)
     );
 
     always @(posedge clk) begin
@@ -139,6 +153,19 @@ module lcan_switch #(
         r_up_q <= r_up_d;
         r_dn_q <= r_dn_d;
     end
+
+    // sigma (UP_CHOICE = 1, U > 1) is registered the same way; otherwise up_perm is a constant
+    // the allocator does not use
+    generate
+        if (UP_CHOICE != 0 && U > 1) begin : g_perm_q
+            reg [UPERM_W-1:0] up_perm_q;
+            always @(posedge clk)
+                up_perm_q <= up_perm_d;
+            assign up_perm = up_perm_q;
+        end else begin : g_perm_c
+            assign up_perm = up_perm_d;
+        end
+    endgenerate
 
     // the state itself is read only through the offsets
     wire unused_lfsr = &{1'b0, lfsr_state};
@@ -197,30 +224,44 @@ module lcan_switch #(
             for (c = 0; c < M_L; c = c + 1) begin : g_cls
                 assign req_cls[i*G + c] = uni & rt_want[c*P_DN];
             end
+            // flooding broadcast (spec 8.6): head = 1 on a broadcast; arriving on a downer of child
+            // CI it goes to every other child and, below the top, up through upper 0
+            localparam CI = i / P_DN;
+            localparam [P-1:0] OWN = IN_UPPER ? {P{1'b0}} : ({{(P-1){1'b0}}, 1'b1} << (CI * P_DN));
+            localparam [P-1:0] WANT_FLOOD = IN_UPPER ? C0 : ((C0 & ~OWN) | UP0);
+            wire          flood = bcast & flit[HEAD_BIT];
             if (IN_UPPER || TOP) begin : g_bc_all
-                // broadcast descending: ALL to link 0 of every child not yet served
+                // broadcast descending: ALL to link 0 of every child not yet served (flooding from
+                // a child at the top: every other child)
                 assign req_all[i] = bcast;
                 for (c = 0; c < M_L; c = c + 1) begin : g_spc
-                    assign req_spc[i*G + c] = cand_valid[i] & bcast & ~served[i*P + c*P_DN];
+                    assign req_spc[i*G + c] = cand_valid[i] & bcast & ~served[i*P + c*P_DN] &
+                                              ~(flood & OWN[c*P_DN]);
                 end
                 if (!TOP) begin : g_up
                     assign req_cls[i*G + M_L] = uni & rt_up;
                     assign req_spc[i*G + M_L] = 1'b0;
                 end
             end else begin : g_bc_one
-                // broadcast climbing: ONE to upper 0 (parent choice 0, link 0)
-                assign req_all[i] = 1'b0;
-                assign req_spc[i*G +: M_L] = {M_L{1'b0}};
+                // broadcast climbing: tree, ONE to upper 0 (parent choice 0, link 0); flooding, ALL
+                // to upper 0 and link 0 of every other child not yet served
+                assign req_all[i] = flood;
+                for (c = 0; c < M_L; c = c + 1) begin : g_spc
+                    assign req_spc[i*G + c] = cand_valid[i] & flood & ~OWN[c*P_DN] &
+                                              ~served[i*P + c*P_DN];
+                end
                 assign req_cls[i*G + M_L] = uni & rt_up;
-                assign req_spc[i*G + M_L] = cand_valid[i] & bcast;
+                assign req_spc[i*G + M_L] = cand_valid[i] & bcast & ~served[i*P + D];
             end
             assign req_bad[i] = ~bcast & rt_bad;
 
             assign granted[i] = |grant[i*P +: P];
             // packet mode: the candidate leaves the input (spec 8.3 step 5)
+            // (ALL: served and this tick's grants cover the want set, C0 or the flooding set)
+            wire [P-1:0] want_all = flood ? WANT_FLOOD : C0;
             assign consume[i] = cand_valid[i] &
                 (req_bad[i] | (req_all[i] ?
-                    (((served[i*P +: P] | grant[i*P +: P]) & C0) == C0) : granted[i]));
+                    (((served[i*P +: P] | grant[i*P +: P]) & want_all) == want_all) : granted[i]));
 
             // route's want is read at link 0 of each child only; its start is lcan_alloc's job
             wire unused_ok = &{1'b0, rt_up, rt_want, rt_start};
@@ -231,7 +272,8 @@ module lcan_switch #(
         .M  (M_L),
         .PDN(P_DN),
         .U  (U),
-        .SW (SW)
+        .SW (SW),
+        .UP_CHOICE(UP_CHOICE)
     ) u_alloc (
         .req_cls  (req_cls),
         .req_spc  (req_spc),
@@ -239,6 +281,7 @@ module lcan_switch #(
         .r_up     (r_up),
         .r_dn     (r_dn),
         .avail    (avail),
+        .up_perm  (up_perm),
         .grant    (grant),
         .out_valid(out_valid),
         .out_src  (out_src)
@@ -368,7 +411,7 @@ module lcan_switch #(
                 .FW    (FW),
                 .DEPTH (DEPTH),
                 .LEAF  (LEVEL == 1),
-                .MASK  (C0),
+                .MASK  (C0 | UP0),
                 .AW    ((clog2(DEPTH) < 1) ? 1 : clog2(DEPTH)),
                 .CW    (clog2(DEPTH + 1))
             ) u_packet (

@@ -19,7 +19,8 @@ module lcan_switch_packet #(
     parameter DEPTH = 4,
     // 1 at level 1: downers need no credits
     parameter LEAF = 0,
-    // link 0 of every child: the only outputs a broadcast can be served on (ALL requests)
+    // link 0 of every child and upper 0: the only outputs a broadcast can be served on (ALL
+    // requests: tree broadcasts descending, flooding broadcasts from any input, spec 8.3)
     parameter [P-1:0] MASK = {P{1'b1}},
     // FIFO pointer and count widths: max(1, clog2(DEPTH)) and clog2(DEPTH + 1) (from lcan_switch)
     parameter AW = 2,
@@ -45,15 +46,12 @@ module lcan_switch_packet #(
 
     localparam [CW-1:0] CR_FULL = DEPTH[CW-1:0];
     localparam [CW-1:0] CR_ONE = 1;
-    // only inputs that can carry a descending broadcast (uppers, or all inputs at the top) serve
-    localparam TOP = (P == D);
 
     reg [P-1:0] ret_q, ret_d;
 
     genvar g;
     generate
         for (g = 0; g < P; g = g + 1) begin : g_in
-            localparam CAN_ALL = (g >= D) || TOP;
             wire          empty;
             wire [FW-1:0] head;
             wire          full;
@@ -81,7 +79,7 @@ module lcan_switch_packet #(
             assign cand_flit[g*FW +: FW] = empty ? rx_flit[g*FW +: FW] : head;
 
             always @* begin
-                if (rst || consume[g] || !CAN_ALL)
+                if (rst || consume[g])
                     served_d = {P{1'b0}};
                 else
                     served_d = (served_q | grant[g*P +: P]) & MASK;

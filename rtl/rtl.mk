@@ -8,6 +8,7 @@
 #   make test-rtl-verilator   the smoke test, every pair, compiled with verilator --binary (slow
 #                         to build: about a minute per configuration; not part of `make test`)
 #
+# rtl/params.sh reads the packed parameters from $(BUILD)/lcan (exported as LCAN below).
 # A configuration is NAME=H:m1,..:w1,..:p1,.. (level 1 first, spec 1.1); rtl/params.sh turns it
 # into each tool's parameter flags (packed 32-bit vectors, level 1 in the low bits, spec 13), read
 # from `build/lcan info --json`: the targets that use it depend on $(BUILD)/lcan.
@@ -20,6 +21,7 @@ RTL_INC   := -Irtl
 IVERILOG_WARN := -Wall -Wno-sensitivity-entire-array
 RTL_SRC   := $(shell cat $(RTL_F))
 RTL_BUILD := $(BUILD)/rtl
+export LCAN := $(BUILD)/lcan
 
 RTL_CONFIGS := \
   lcan-2-2-16=4:2,2,2,2:1,2,2,2:1,1,1,1 \
@@ -30,6 +32,9 @@ RTL_CONFIGS := \
   lcan-4-2-64=3:4,4,4:1,2,2:1,1,1 \
   pgft-3-odd=3:3,5,2:2,3,1:2,1,3 \
   gft-1-4-1=1:4:1:1
+
+# linted with UP_CHOICE = 0 (rotate) as well; every configuration is linted with the default 1
+RTL_LINT_ROTATE := lcan-2-4-16 lcan-3-3-81 bft-4-1-2-4-8 pgft-3-odd gft-1-4-1
 
 RTL_SYNTH_CONFIGS := \
   lcan-2-2-16=4:2,2,2,2:1,2,2,2:1,1,1,1 \
@@ -60,7 +65,7 @@ RTL_VL_SMOKE_CONFIGS := \
   cm5=4:4,4,4,4:2,2,2,4:1,1,1,1=1 \
   lcan-4-2-64=3:4,4,4:1,2,2:1,1,1=1
 
-RTL_CELL_TESTS := lfsr rr_pick alloc alloc_eq fifo offsets seeding route
+RTL_CELL_TESTS := lfsr rr_pick alloc alloc_eq fifo offsets sigma seeding route
 # test-only cells compiled with every cell test: the reference allocator chain and its wrapper
 RTL_CELL_EXTRA := tb/cells/lcan_alloc_chain.v tb/cells/lcan_alloc_chain_wrap.v
 
@@ -71,27 +76,31 @@ TESTS += test-rtl
 
 lint-rtl: lint-rtl-verilator lint-rtl-iverilog synth-smoke
 
-# verilator -Wall: every configuration, both modes; waivers only in rtl/lint.vlt
+# verilator -Wall: every configuration, both modes (UP_CHOICE = 0 too for RTL_LINT_ROTATE); waivers
+# only in rtl/lint.vlt
 lint-rtl-verilator: $(BUILD)/lcan
 	@set -e; n=0; for c in $(RTL_CONFIGS); do name=$${c%%=*}; cfg=$${c#*=}; \
-	  for mode in 0 1; do \
+	  ucs="1 $$(case " $(RTL_LINT_ROTATE) " in *" $$name "*) echo 0;; esac)"; \
+	  for mode in 0 1; do for uc in $$ucs; do \
 	    $(VERILATOR) --lint-only -Wall rtl/lint.vlt $(RTL_INC) -f $(RTL_F) --top-module lcan_network \
-	      $$(bash rtl/params.sh verilator $$cfg $$mode) \
-	      || { echo "lint-rtl: verilator FAILED on $$name mode $$mode"; exit 1; }; \
+	      $$(bash rtl/params.sh verilator $$cfg $$mode) -GUP_CHOICE=$$uc \
+	      || { echo "lint-rtl: verilator FAILED on $$name mode $$mode UP_CHOICE $$uc"; exit 1; }; \
 	    n=$$((n+1)); \
-	  done; done; echo "lint-rtl: verilator -Wall clean on $$n configuration/mode pairs"
+	  done; done; done; echo "lint-rtl: verilator -Wall clean on $$n configuration/mode/UP_CHOICE triples"
 
 # iverilog -Wall: compile (elaborate) every configuration, both modes; any warning fails
 lint-rtl-iverilog: $(BUILD)/lcan
 	@set -e; mkdir -p $(RTL_BUILD); n=0; for c in $(RTL_CONFIGS); do name=$${c%%=*}; cfg=$${c#*=}; \
-	  for mode in 0 1; do \
+	  ucs="1 $$(case " $(RTL_LINT_ROTATE) " in *" $$name "*) echo 0;; esac)"; \
+	  for mode in 0 1; do for uc in $$ucs; do \
 	    $(IVERILOG) -g2005 $(IVERILOG_WARN) -o $(RTL_BUILD)/lint.vvp -s lcan_network \
-	      $$(bash rtl/params.sh iverilog $$cfg $$mode) $(RTL_INC) -f $(RTL_F) > $(RTL_BUILD)/iverilog-lint.log 2>&1 \
-	      || { cat $(RTL_BUILD)/iverilog-lint.log; echo "lint-rtl: iverilog FAILED on $$name mode $$mode"; exit 1; }; \
+	      $$(bash rtl/params.sh iverilog $$cfg $$mode) -Plcan_network.UP_CHOICE=$$uc \
+	      $(RTL_INC) -f $(RTL_F) > $(RTL_BUILD)/iverilog-lint.log 2>&1 \
+	      || { cat $(RTL_BUILD)/iverilog-lint.log; echo "lint-rtl: iverilog FAILED on $$name mode $$mode UP_CHOICE $$uc"; exit 1; }; \
 	    if [ -s $(RTL_BUILD)/iverilog-lint.log ]; then cat $(RTL_BUILD)/iverilog-lint.log; \
-	      echo "lint-rtl: iverilog warnings on $$name mode $$mode"; exit 1; fi; \
+	      echo "lint-rtl: iverilog warnings on $$name mode $$mode UP_CHOICE $$uc"; exit 1; fi; \
 	    n=$$((n+1)); \
-	  done; done; echo "lint-rtl: iverilog -Wall clean on $$n configuration/mode pairs"
+	  done; done; done; echo "lint-rtl: iverilog -Wall clean on $$n configuration/mode/UP_CHOICE triples"
 
 # yosys: generic synthesis of the whole network; prints the cell count of each run
 synth-smoke: $(BUILD)/lcan
@@ -160,10 +169,11 @@ test-rtl-verilator: $(BUILD)/lcan
 	    echo "$$line" | grep -q ' 0 failed$$' || fail=1; \
 	  done; done; [ $$fail -eq 0 ]
 
-# the log-depth allocator proven equal to the reference chain with yosys sat (P = 2..8), one line
-# per shape; and its depth/area scaling against the chain (iCE40 LUT levels, LUTs)
+# the log-depth allocator proven equal to the reference chain with yosys sat (P = 2..8, both
+# UP_CHOICE values), one line per shape; and its depth/area scaling against the chain (iCE40 LUT
+# levels, LUTs)
 prove-alloc:
-	@YOSYS=$(YOSYS) bash scripts/prove-alloc.sh
+	@YOSYS=$(YOSYS) LOGDIR=$(BUILD)/prove-alloc bash scripts/prove-alloc.sh
 
 synth-alloc:
 	@YOSYS=$(YOSYS) bash scripts/synth/alloc-scaling.sh
@@ -173,7 +183,7 @@ test-alloc-big:
 	@mkdir -p $(RTL_BUILD); dir=$(RTL_BUILD)/vl-alloc-eq; \
 	$(VERILATOR) --binary --timing -O2 -Wno-fatal -Wno-lint -Wno-style -DALLOC_EQ_BIG \
 	  --top-module tb_lcan_alloc_eq -Mdir $$dir tb/cells/tb_lcan_alloc_eq.v $(RTL_CELL_EXTRA) \
-	  rtl/lcan_rr_pick.v rtl/lcan_prefix_count.v rtl/lcan_alloc.v -o valloc > $$dir.log 2>&1 \
+	  rtl/lcan_rr_pick.v rtl/lcan_prefix_count.v rtl/lcan_alloc.v rtl/lcan_offsets.v -o valloc > $$dir.log 2>&1 \
 	  || { tail -20 $$dir.log; exit 1; }; \
 	out=$$($$dir/valloc); echo "$$out" | grep -v finish | head -20; \
 	echo "$$out" | grep -qE '^alloc_eq: [0-9]+ passed, 0 failed$$'

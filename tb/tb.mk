@@ -39,7 +39,7 @@ $(BUILD)/tb/lcan_tb.vpi: $(TB_CORE_OBJ) $(BUILD)/tb/obj/tb_vpi.o $(BUILD)/liblca
 tb-libs: $(BUILD)/tb/libtb_vl.a $(BUILD)/tb/lcan_tb.vpi $(BUILD)/lcan
 
 test-tb: tb-libs
-	@bash tb/test-tb.sh
+	@LCAN_BUILD=$(BUILD) bash tb/test-tb.sh
 
 bench-tb: tb-libs
 	@bash tb/bench-tb.sh

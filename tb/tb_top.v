@@ -32,6 +32,8 @@ module tb_top;
     parameter integer PAYLOAD_W = 16;
     // Packet-mode FIFO depth.
     parameter integer DEPTH = 4;
+    // Which upper a header going up gets (spec 6): 1 uniform (default), 0 rotate.
+    parameter integer UP_CHOICE = 1;
 
     // the geometry: NP, FW, DBG_BYTES (rtl/lcan_geom.vh, the functions lcan_network sizes its
     // ports with)
@@ -60,7 +62,8 @@ module tb_top;
         .P(P),
         .MODE(MODE),
         .PAYLOAD_W(PAYLOAD_W),
-        .DEPTH(DEPTH)
+        .DEPTH(DEPTH),
+        .UP_CHOICE(UP_CHOICE)
     ) dut (
         .clk(clk),
         .rst(rst),
@@ -87,8 +90,8 @@ module tb_top;
 
 `ifdef VERILATOR
     import "DPI-C" function int lcan_tb_init(input int h, input bit [H*32-1:0] m, input bit [H*32-1:0] w,
-        input bit [H*32-1:0] p, input int mode, input int payload_w, input int depth, input int np,
-        input int fw, input int dbg_bytes);
+        input bit [H*32-1:0] p, input int mode, input int payload_w, input int depth, input int up_choice,
+        input int np, input int fw, input int dbg_bytes);
     import "DPI-C" function int lcan_tb_inputs(output int rst_o, output int clear_o, output int seed_o,
         output bit [NP-1:0] inj_valid_o, output bit [NP*FW-1:0] inj_flit_o, output bit [NP-1:0] ej_ack_o);
     import "DPI-C" function void lcan_tb_outputs(input bit [NP-1:0] inj_ready_i, input bit [NP-1:0] inj_ack_i,
@@ -97,7 +100,7 @@ module tb_top;
     import "DPI-C" function void lcan_tb_final();
 
     task harness_init;
-        tb_status = lcan_tb_init(H, M, W, P, MODE, PAYLOAD_W, DEPTH, NP, FW, DBG_BYTES);
+        tb_status = lcan_tb_init(H, M, W, P, MODE, PAYLOAD_W, DEPTH, UP_CHOICE, NP, FW, DBG_BYTES);
     endtask
     task harness_inputs;
         tb_done = lcan_tb_inputs(tb_rst, tb_clear, tb_seed, inj_valid, inj_flit, ej_ack);
@@ -110,7 +113,7 @@ module tb_top;
     endtask
 `else
     task harness_init;
-        $lcan_tb_init(H, M, W, P, MODE, PAYLOAD_W, DEPTH, NP, FW, DBG_BYTES, tb_status);
+        $lcan_tb_init(H, M, W, P, MODE, PAYLOAD_W, DEPTH, UP_CHOICE, NP, FW, DBG_BYTES, tb_status);
     endtask
     task harness_inputs;
         $lcan_tb_inputs(tb_done, tb_rst, tb_clear, tb_seed, inj_valid, inj_flit, ej_ack);

@@ -13,12 +13,16 @@
 #             the steps are seed 000's: bcast 2 log n, scatter / gather n + 1, alltoall formula (2)
 #             (computed here); one run on Icarus; a flipped model bit is caught (exit 1)
 #   embed     `lcan embed --engine rtl`: a guest's exchange on the RTL prints the model's JSON
+# The matrix runs UP_CHOICE uniform (the default) everywhere and rotate (--up-choice rotate, its own
+# binaries) on two networks with U >= 3 uppers; packet lockstep mixes tree and flooding broadcasts.
+# LCAN_BUILD=DIR: the build directory (default build; `make test-tb` passes its BUILD).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export LCAN_RTL_NOMAKE=1
+export LCAN_BUILD=${LCAN_BUILD:-build}
 RTL=tb/lcan-rtl
-LCAN=build/lcan
-OUT=build/tb/test
+LCAN=$LCAN_BUILD/lcan
+OUT=$LCAN_BUILD/tb/test
 mkdir -p "$OUT"
 pass=0; fail=0; failed=(); total_cycles=0; t0=$(date +%s)
 
@@ -68,6 +72,10 @@ lockstep m13 verilator 'bft(4;1,2,4,8)'  packet  bitrev    6000
 # per switch type (tb/lcan-rtl verilator_config), so it fits in CI.
 lockstep m14 verilator cm5               packet  random    5000
 lockstep m15 verilator cm5               circuit worst     5000
+# UP_CHOICE rotate (spec 6, the behaviour before uniform): two more binaries, networks with U >= 3
+# (lcan(2,3,8): 3 uppers at level 1, 2; bft(4;1,2,4,8): 2, 4, 8 parallel uppers)
+lockstep m16 verilator 'lcan(2,3,8)'     circuit random    8000 --up-choice rotate
+lockstep m17 verilator 'bft(4;1,2,4,8)'  packet  random    6000 --up-choice rotate
 
 if [ "$total_cycles" -ge 100000 ]; then
   ok "matrix: $total_cycles Verilator cycles in lockstep (>= 100000)"
@@ -139,10 +147,10 @@ elif op == "alltoall":                # formula (2): sum ceil(4^(i-1)/c_i) + 2 l
     print(sum(-(-4 ** (i - 1) // c[i - 1]) for i in range(1, h + 1)) + 2 * h - 1)
 PY
 }
-coll() {
-  local name=$1 eng=$2 spec=$3 op=$4 want; want=$(seed000_steps "$spec" "$op")
-  "$LCAN" collective "$spec" --op "$op" --json >"$OUT/$name-model.json" 2>&1
-  "$LCAN" collective "$spec" --op "$op" --engine "$eng" --json >"$OUT/$name.json" 2>"$OUT/$name.err"
+coll() { # NAME ENGINE SPEC OP [extra options for both engines]; no step check when seed 000 has none
+  local name=$1 eng=$2 spec=$3 op=$4 want; shift 4; want=$(seed000_steps "$spec" "$op")
+  "$LCAN" collective "$spec" --op "$op" "$@" --json >"$OUT/$name-model.json" 2>&1
+  "$LCAN" collective "$spec" --op "$op" "$@" --engine "$eng" --json >"$OUT/$name.json" 2>"$OUT/$name.err"
   local rc=$?
   local same; same=$(python3 - "$OUT/$name-model.json" "$OUT/$name.json" "$eng" <<'PY'
 import json, sys
@@ -155,8 +163,8 @@ print("yes" if ok and b["correct"] else "no")
 PY
 )
   local steps; steps=$(json "$OUT/$name.json" 'j["steps"]')
-  if [ $rc -eq 0 ] && [ "$same" = yes ] && [ "$steps" = "$want" ]; then
-    ok "$name: collective $spec --op $op --engine $eng: $steps steps (seed 000: $want), JSON == --engine model"
+  if [ $rc -eq 0 ] && [ "$same" = yes ] && { [ -z "$want" ] || [ "$steps" = "$want" ]; }; then
+    ok "$name: collective $spec --op $op${*:+ $*} --engine $eng: $steps steps (seed 000: ${want:-none}), JSON == --engine model"
   else
     bad "$name" "$name: collective $spec --op $op --engine $eng: exit $rc, steps ${steps:-?} (want $want), same as model: $same"
     head -5 "$OUT/$name.err" "$OUT/$name.json" | sed 's/^/tb:      /'
@@ -168,6 +176,12 @@ for op in bcast scatter gather alltoall; do
   coll "c-ebft16-$op" rtl 'bft(4;1,2,4,8)' "$op"
 done
 coll c-cbft8-alltoall-icarus icarus 'bft(3;1,1,1)' alltoall
+# broadcasts: tree (spec 8.5) next to the default flooding (8.6); every leaf floods at once (mnb);
+# UP_CHOICE rotate on the rotate binary of m17
+coll c-cbft8-bcast-tree rtl 'bft(3;1,1,1)' bcast --broadcast tree
+coll c-cbft8-mnb-flood rtl 'bft(3;1,1,1)' mnb
+coll c-cbft8-mnb-tree rtl 'bft(3;1,1,1)' mnb --broadcast tree
+coll c-ebft16-scatter-rotate rtl 'bft(4;1,2,4,8)' scatter --up-choice rotate
 K=20
 "$RTL" collective 'bft(3;1,1,1)' --op alltoall --flip $K --json >"$OUT/c-neg.json" 2>"$OUT/c-neg.err"
 rc=$?

@@ -65,7 +65,7 @@ static double time_fast(const lcan_topo *t, const uint32_t *perm, uint32_t seed,
     double t0, t1;
     memset(&r, 0, sizeof r);
     t0 = now();
-    lcan_route_perm_fast(t, perm, seed, max_passes, &r);
+    lcan_route_perm_fast(t, perm, seed, max_passes, LCAN_UP_UNIFORM, &r);
     t1 = now();
     *passes = r.passes;
     return t1 - t0;

@@ -84,10 +84,15 @@ lcan_status lcan_topo_neighbor(const lcan_topo *t, lcan_end from, lcan_end *to);
 
 typedef enum { LCAN_CIRCUIT = 0, LCAN_PACKET = 1 } lcan_mode;
 
+/* Which upper a header going up gets (spec 6, UP_CHOICE): a uniformly random permutation of the
+ * uppers (the paper's random upper, the default) or a random rotation (the behaviour before). */
+typedef enum { LCAN_UP_ROTATE = 0, LCAN_UP_UNIFORM = 1 } lcan_up_choice;
+
 typedef struct {
     lcan_mode mode;
     int payload_w;   /* PAYLOAD_W, 1..32, default 16 */
     int depth;       /* DEPTH (packet mode), >= 1, default 4 */
+    lcan_up_choice up_choice; /* UP_CHOICE, default LCAN_UP_UNIFORM */
 } lcan_cfg;
 
 void lcan_cfg_default(lcan_cfg *c);
@@ -165,10 +170,11 @@ lcan_status lcan_route_perm(const lcan_topo *t, int payload_w, lcan_tick_fn tick
                             const uint32_t *perm, uint32_t net_seed, int max_passes,
                             lcan_route_result *res);
 
-/* The same result as lcan_route_perm on the model, computed event-driven (only switches holding
- * headers are visited) - used for large networks; tested equal to the tick-level driver. */
+/* The same result as lcan_route_perm on the model with cfg.up_choice = up_choice, computed
+ * event-driven (only switches holding headers are visited) - used for large networks; tested equal
+ * to the tick-level driver. */
 lcan_status lcan_route_perm_fast(const lcan_topo *t, const uint32_t *perm, uint32_t net_seed,
-                                 int max_passes, lcan_route_result *res);
+                                 int max_passes, lcan_up_choice up_choice, lcan_route_result *res);
 
 /* Seeds of trial k (spec 10.1): the driver rng for the pattern and the network seed. */
 uint64_t lcan_trial_rng(uint64_t seed, uint32_t trial);

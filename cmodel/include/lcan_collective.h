@@ -67,10 +67,16 @@ typedef struct {
     uint64_t value_seed;  /* reduce / prefix input values */
     uint64_t max_ticks;   /* give up (LCAN_ERR_STALL) after this many ticks; 0 = automatic */
     lcan_debug_fn debug;  /* may be NULL: max_queue is then -1 */
+    int flood;            /* bcast (hw) / mnb: 1 = flooding broadcasts (spec 8.6, head = 1: every leaf
+                             but the source, n - 1 copies; seed 000 section 4), 0 = tree broadcasts
+                             (spec 8.5: every leaf, the source included, n copies) */
+    lcan_up_choice up_choice; /* UP_CHOICE of the engine (spec 6; the model engine is built with it,
+                             printed as "up_choice") */
 } lcan_coll_opts;
 
 /* Defaults: root 0, 1 flit, 1 tree, hw broadcast, pipelined, sum, no compaction, depth 4,
- * payload_w 16, net_seed 1, value_seed 1, automatic tick limit, no debug view. */
+ * payload_w 16, net_seed 1, value_seed 1, automatic tick limit, no debug view, flooding
+ * broadcasts, UP_CHOICE uniform. */
 void lcan_coll_opts_default(lcan_coll_opts *o);
 
 /* The engine configuration an op needs: PAYLOAD_W large enough for the message numbers (16 or 32)
@@ -94,6 +100,11 @@ typedef struct {
     int max_outstanding;     /* largest DEPTH - cr_o seen */
     int queue_up[LCAN_MAX_LEVELS + 1];   /* max_queue per level of the sending switch, up channels */
     int queue_down[LCAN_MAX_LEVELS + 1]; /* ... down channels (level 1 downers feed leaves: 0) */
+    int queue_peak[LCAN_MAX_LEVELS + 1];    /* per level i = 1..h: the largest occupancy inferred (as
+                                               max_queue) of an input FIFO of a level-i switch fed by a
+                                               switch: upper inputs, and downer inputs for i >= 2 =
+                                               max(queue_up[i-1], queue_down[i+1]); -1: no view */
+    int queue_peak_ub[LCAN_MAX_LEVELS + 1]; /* the same from max_queue_ub's upper bounds */
     uint64_t messages;       /* packets injected */
     uint64_t deliveries;     /* flits ejected */
     uint64_t errors;         /* missing, duplicate, misplaced or wrong deliveries / results */
@@ -145,6 +156,20 @@ int lcan_coll_op_parse(const char *name, lcan_coll_op *op); /* 1 ok, 0 unknown *
  * (burst q > 1: a leaf sends up to q messages, one per period) takes max over its messages of
  * (index in the sender's sequence + 2 x height). Messages are listed in round order, and per
  * sender in send order. */
+/* Seed 000 §4: multinode broadcast by flooding in the paper's own model (multiport steps, a FIFO
+ * queue per outgoing link direction, capacity = parallel links), on the network's graph; model
+ * only (src/collective_flood000.c says exactly what is simulated). Trees only (every w_l = 1),
+ * 2..4096 leaves. queue_peak_up/down[i]: the longest queue of an outgoing up / down link of a
+ * level-i node (i = 0 leaves .. h). */
+typedef struct {
+    int steps;                                  /* step of the last delivery */
+    uint64_t deliveries;                        /* n(n-1) */
+    int queue_peak_up[LCAN_MAX_LEVELS + 1];
+    int queue_peak_down[LCAN_MAX_LEVELS + 1];
+} lcan_flood000_result;
+
+lcan_status lcan_flood000_mnb(const lcan_topo *t, lcan_flood000_result *r, char *err, size_t errlen);
+
 typedef enum { LCAN_FT_BINOMIAL = 0, LCAN_FT_RECURSIVE, LCAN_FT_PIPELINED } lcan_ft_algo;
 
 typedef struct {

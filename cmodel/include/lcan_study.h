@@ -18,6 +18,8 @@ extern "C" {
 typedef struct {
     long trials;
     uint64_t seed;
+    lcan_up_choice up_choice; /* the model engine's UP_CHOICE (printed as "up_choice"); the RTL
+                                 engine's is its own parameter: a harness sets this field to it */
     double first_pass_mean;  /* mean over trials of (sources satisfied in pass 0) / N */
     double first_pass_sem;   /* sample standard deviation / sqrt(trials) (0 for one trial) */
     double passes_mean;
@@ -44,6 +46,13 @@ lcan_status lcan_study_route_progress(const lcan_topo *t, int payload_w, const c
                                       uint64_t seed, int max_passes, lcan_tick_fn tick, void *engine,
                                       lcan_study_route_stats *s, char *err, size_t errlen,
                                       lcan_study_progress_fn progress, void *ctx);
+
+/* The same with the model engine's UP_CHOICE (used by lcan_route_perm_fast when tick is NULL, and
+ * recorded in s->up_choice); the two functions above use LCAN_UP_UNIFORM, the default. */
+lcan_status lcan_study_route_uc(const lcan_topo *t, int payload_w, const char *pattern, long trials, uint64_t seed,
+                                int max_passes, lcan_up_choice up_choice, lcan_tick_fn tick, void *engine,
+                                lcan_study_route_stats *s, char *err, size_t errlen,
+                                lcan_study_progress_fn progress, void *ctx);
 
 /* Prints the result as `lcan route` does: one JSON object (json != 0) or the text table. */
 void lcan_study_route_print(FILE *f, const lcan_topo *t, const char *pattern, const char *engine,

@@ -79,6 +79,8 @@ typedef struct {
                             lcan_trial_net_seed(seed, 0) */
     int payload_w;       /* PAYLOAD_W of the engine (default 16) */
     int depth;           /* DEPTH of the engine (default 4) */
+    lcan_up_choice up_choice; /* UP_CHOICE of the engine (default LCAN_UP_UNIFORM; printed as
+                            "up_choice"; the model engine is built with it) */
     uint64_t max_queued; /* bound on the packets waiting in all source queues together (far above
                             saturation they grow without end): beyond it the run stops with
                             LCAN_ERR_STALL and queue_overflow = 1; 0 = automatic, 2^24 (256 MB) */
@@ -113,7 +115,7 @@ typedef struct {
 lcan_status lcan_traffic_run(const lcan_topo *t, const lcan_traffic_pattern *p, const lcan_traffic_opts *o,
                              lcan_tick_fn tick, void *engine, lcan_traffic_result *res);
 
-/* Convenience: build the model (packet mode, o->payload_w, o->depth), run, free. */
+/* Convenience: build the model (packet mode, o->payload_w, o->depth, o->up_choice), run, free. */
 lcan_status lcan_traffic_run_model(const lcan_topo *t, const lcan_traffic_pattern *p, const lcan_traffic_opts *o,
                                    lcan_traffic_result *res);
 

@@ -2,9 +2,12 @@
  * alloc.c - the greedy rotated allocator of spec 6 (both modes).
  *
  * Inputs are visited in the order r_in, r_in+1, .., P-1, 0, .., r_in-1. A ONE request takes the
- * first port of want that is available and not yet taken, scanning cyclically from its class start;
- * an ALL request takes every such port.
+ * first port of want that is available and not yet taken, scanning cyclically from its class start
+ * (or in the order of its order list: class UP under UP_CHOICE = uniform); an ALL request takes
+ * every such port.
  */
+#include <stddef.h>
+
 #include "alloc.h"
 
 static uint64_t low_mask(int n) /* bits 0..n-1, 0 <= n <= 64 */
@@ -57,6 +60,13 @@ void lcan_alloc(int P, int r_in, const lcan_req *req, const lcan_pset *avail, lc
         fr.w[1] = r->want.w[1] & avail->w[1] & ~taken.w[1];
         if (r->kind == LCAN_REQ_ALL) {
             grant[i] = fr;
+        } else if (r->order != NULL) {
+            int j;
+            for (j = 0; j < r->n_order; j++)
+                if (lcan_pset_has(&fr, r->order[j])) {
+                    lcan_pset_add(&grant[i], r->order[j]);
+                    break;
+                }
         } else {
             int o = lcan_pset_next(&fr, r->start);
             if (o < 0)

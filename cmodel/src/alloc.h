@@ -19,6 +19,10 @@ typedef struct {
     int kind;       /* LCAN_REQ_ONE or LCAN_REQ_ALL */
     int start;      /* ONE: first port of the cyclic scan (the class start of spec 6) */
     lcan_pset want;
+    const uint8_t *order; /* ONE, optional: if not NULL, scan the ports order[0..n_order-1] in that
+                             order instead of cyclically from start (class UP under UP_CHOICE =
+                             uniform: D + sigma[k], spec 5-6) */
+    int n_order;
 } lcan_req;
 
 /* Index of the lowest set bit of v != 0. */
@@ -46,7 +50,7 @@ lcan_pset lcan_pset_range(int lo, int hi);
 int lcan_pset_next(const lcan_pset *s, int from);
 
 /* Run the allocator (spec 6) for a switch with P local ports.
- * req[0..P-1]: requests per input; avail: outputs available this tick; r_in: requester rotation.
+ * req[0..P-1]: requests per input (a ONE request scans cyclically from start, or its order list); avail: outputs available this tick; r_in: requester rotation.
  * grant[0..P-1] receives grant_i (empty for inputs without a request). */
 void lcan_alloc(int P, int r_in, const lcan_req *req, const lcan_pset *avail, lcan_pset *grant);
 

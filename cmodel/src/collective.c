@@ -41,6 +41,8 @@ void lcan_coll_opts_default(lcan_coll_opts *o)
     o->payload_w = 16;
     o->net_seed = 1;
     o->value_seed = 1;
+    o->flood = 1;
+    o->up_choice = LCAN_UP_UNIFORM;
 }
 
 static const char *const op_names[] = {"bcast", "scatter", "gather", "mnb", "alltoall", "reduce", "prefix"};
@@ -161,11 +163,13 @@ static lcan_status sched_bcast(const lcan_topo *t, const lcan_coll_opts *o, coll
         coll_msg *m = coll_add(ms, o->root, 0, 1, tr * p1);
         if (m == NULL)
             return LCAN_ERR_NOMEM;
-        m->bcast = 1;
+        m->bcast = o->flood ? 2 : 1;
         m->tree = (uint16_t)tr;
     }
     si->expect = 2 * h + ceil_div64(K, T) - 1;
-    si->expect_ref = "2h + ceil(K/T) - 1: the T trees are edge-disjoint, each carries one flit per tick";
+    si->expect_ref = o->flood ? "2h + ceil(K/T) - 1: flooding on T edge-disjoint trees, one flit per tick each; the "
+                                "leaves at LCA level h get it last (2h ticks, spec 8.6)"
+                              : "2h + ceil(K/T) - 1: the T trees are edge-disjoint, each carries one flit per tick";
     if (K == 1) {
         si->paper = 2 * h;
         si->paper_ref = is_binary(t) ? "seed 000 Table 1 / section 2.1: broadcasting in 2 log n steps"
@@ -247,7 +251,7 @@ static lcan_status sched_scatter_gather(const lcan_topo *t, const lcan_coll_opts
     return LCAN_OK;
 }
 
-static lcan_status sched_mnb(const lcan_topo *t, coll_msgs *ms, sched_info *si)
+static lcan_status sched_mnb(const lcan_topo *t, const lcan_coll_opts *o, coll_msgs *ms, sched_info *si)
 {
     uint32_t N = lcan_topo_leaves(t), s;
     int h = lcan_topo_levels(t), w1 = lcan_topo_w(t, 1), p1 = lcan_topo_p(t, 1);
@@ -256,14 +260,26 @@ static lcan_status sched_mnb(const lcan_topo *t, coll_msgs *ms, sched_info *si)
         coll_msg *m = coll_add(ms, s, 0, 1, tr * p1);
         if (m == NULL)
             return LCAN_ERR_NOMEM;
-        m->bcast = 1;
+        m->bcast = o->flood ? 2 : 1;
         m->tree = (uint16_t)tr;
     }
-    si->expect = ceil_div64(N, w1) + 2 * h - 1;
-    si->expect_ref = "ceil(N/w1) + 2h - 1: the top switch of each tree forwards one broadcast per tick";
+    if (o->flood) {
+        /* every leaf sends and receives n - 1 flits over its one link; seed 000 section 2's
+         * argument and Thm 2 give n + 1 on a CBFT. No count of our own beyond the paper's. */
+        if (is_bft(t) && N >= 4) { /* (a flood uses parallel link 0 only: the tree is a CBFT) */
+            si->expect = (int64_t)N + 1;
+            si->expect_ref = "n + 1: seed 000 Thm 2's flooding (every switch forwards each flit to every other "
+                             "direction of the tree at once, spec 8.6)";
+        }
+    } else {
+        si->expect = ceil_div64(N, w1) + 2 * h - 1;
+        si->expect_ref = "ceil(N/w1) + 2h - 1: the top switch of each tree forwards one broadcast per tick";
+    }
     if (is_bft(t) && N >= 4) {
         si->paper = (int64_t)N + 1;
-        si->paper_ref = "seed 000 Thm 2: flooding, n + 1 steps (CBFT); queues 2^(i-1) at level i (section 4.1)";
+        si->paper_ref = o->flood ? "seed 000 Thm 2: flooding, n + 1 steps (CBFT); queues 2^(i-1) at level i (section 4.1)"
+                                 : "seed 000 Thm 2: flooding, n + 1 steps (CBFT); this run uses tree broadcasts "
+                                   "(spec 8.5), not flooding";
     } else {
         si->paper_ref = "seed 000 Thm 2 (flooding, n + 1) is stated for binary fat trees";
     }
@@ -351,6 +367,7 @@ typedef struct {
     size_t ndbg;
     uint8_t *dbg;
     int16_t *o2, *o1; /* out(t-2), out(t-1) per byte */
+    int ub_up[LCAN_MAX_LEVELS + 1], ub_down[LCAN_MAX_LEVELS + 1]; /* queue_up / queue_down's upper bounds */
 } coll_drv;
 
 static void drv_free(coll_drv *d)
@@ -409,9 +426,11 @@ static lcan_status build_lists(coll_drv *d)
     return LCAN_OK;
 }
 
+/* bcast: 0 unicast, 1 tree broadcast, 2 flooding broadcast (head = 1, spec 3 / 8.6). */
 static uint64_t mkflit(const coll_drv *d, int bcast, uint32_t dest, uint32_t payload)
 {
-    return ((uint64_t)payload & d->pmask) | ((uint64_t)dest << d->pw) | ((uint64_t)(bcast != 0) << (d->pw + d->aw));
+    return ((uint64_t)payload & d->pmask) | ((uint64_t)dest << d->pw) | ((uint64_t)(bcast != 0) << (d->pw + d->aw)) |
+           ((uint64_t)(bcast == 2) << (d->pw + d->aw + 1));
 }
 
 /* Release round k of a round program at tick `at`. */
@@ -433,7 +452,7 @@ static void release_round(coll_drv *d, int k, uint32_t at, lcan_coll_result *res
 }
 
 /* Queue inference for tick t-1 from out(t-2), out(t-1), out(t) (see the file header). */
-static void queue_update(const coll_drv *d, const uint8_t *cur, int depth, lcan_coll_result *res, int final)
+static void queue_update(coll_drv *d, const uint8_t *cur, int depth, lcan_coll_result *res, int final)
 {
     int l, h = d->h;
     size_t b = 0;
@@ -465,8 +484,13 @@ static void queue_update(const coll_drv *d, const uint8_t *cur, int depth, lcan_
                 if (p < D) {
                     if (lb > res->queue_down[l])
                         res->queue_down[l] = lb;
-                } else if (lb > res->queue_up[l]) {
-                    res->queue_up[l] = lb;
+                    if (ub > d->ub_down[l])
+                        d->ub_down[l] = ub;
+                } else {
+                    if (lb > res->queue_up[l])
+                        res->queue_up[l] = lb;
+                    if (ub > d->ub_up[l])
+                        d->ub_up[l] = ub;
                 }
             }
     }
@@ -525,8 +549,10 @@ static uint64_t read_ejections(coll_drv *d, uint64_t t, lcan_coll_result *res)
         m = &d->ms.m[id];
         if (m->bcast) {
             size_t bit = (size_t)d->bidx[id] * d->N + leaf;
-            if (!bcast || dest != m->tree || (int)(q % (uint32_t)d->U0) != m->tree * d->p1 || d->bseen[bit])
-                res->errors++;
+            int head = (int)((f >> (d->pw + d->aw + 1)) & 1u);
+            if (!bcast || dest != m->tree || (int)(q % (uint32_t)d->U0) != m->tree * d->p1 || d->bseen[bit] ||
+                head != (m->bcast == 2) || (m->bcast == 2 && leaf == m->src))
+                res->errors++; /* a flooding broadcast never returns to its source (spec 8.6) */
             d->bseen[bit] = 1;
             m->got++;
         } else {
@@ -557,7 +583,7 @@ static void present_inputs(coll_drv *d, uint64_t t, lcan_coll_result *res)
             if (!d->inj_ready[q] || (m->port >= 0 && m->port != p))
                 continue;
             d->inj_valid[q] = 1;
-            d->inj_flit[q] = m->bcast ? mkflit(d, 1, m->tree, (uint32_t)(m - d->ms.m))
+            d->inj_flit[q] = m->bcast ? mkflit(d, m->bcast, m->tree, (uint32_t)(m - d->ms.m))
                                       : mkflit(d, 0, lcan_topo_pack(d->t, m->dst),
                                                d->rp != NULL ? m->payload : (uint32_t)(m - d->ms.m));
             d->lhead[x]++;
@@ -595,6 +621,8 @@ lcan_status lcan_collective_run(const lcan_topo *t, lcan_coll_op op, const lcan_
     res->lower_bound = -1;
     res->lower_bound_ref = "";
     res->max_queue = res->max_queue_ub = res->max_outstanding = -1;
+    for (i = 0; i <= LCAN_MAX_LEVELS; i++)
+        res->queue_peak[i] = res->queue_peak_ub[i] = -1;
     memset(&d, 0, sizeof d);
     memset(&si, 0, sizeof si);
     si.paper = si.expect = -1;
@@ -626,7 +654,7 @@ lcan_status lcan_collective_run(const lcan_topo *t, lcan_coll_op op, const lcan_
         case LCAN_COLL_BCAST: st = sched_bcast(t, o, &d.ms, &si, res->err, sizeof res->err); break;
         case LCAN_COLL_SCATTER: st = sched_scatter_gather(t, o, 0, &d.ms, &si); break;
         case LCAN_COLL_GATHER: st = sched_scatter_gather(t, o, 1, &d.ms, &si); break;
-        case LCAN_COLL_MNB: st = sched_mnb(t, &d.ms, &si); break;
+        case LCAN_COLL_MNB: st = sched_mnb(t, o, &d.ms, &si); break;
         case LCAN_COLL_ALLTOALL: st = sched_alltoall(t, o, &d.ms, &si); break;
         default: st = LCAN_ERR_ARG; break;
         }
@@ -654,7 +682,7 @@ lcan_status lcan_collective_run(const lcan_topo *t, lcan_coll_op op, const lcan_
     }
     for (i = 0; i < d.ms.n; i++) {
         d.bidx[i] = d.ms.m[i].bcast ? nb++ : COLL_NONE;
-        want += d.ms.m[i].bcast ? d.N : 1;
+        want += d.ms.m[i].bcast == 2 ? d.N - 1 : d.ms.m[i].bcast ? d.N : 1;
     }
     if ((uint64_t)nb * d.N > ((uint64_t)1 << 32)) {
         st = LCAN_ERR_NOMEM;
@@ -730,14 +758,27 @@ lcan_status lcan_collective_run(const lcan_topo *t, lcan_coll_op op, const lcan_
                 break;
         }
     }
-    if (d.dbg != NULL)
+    if (d.dbg != NULL) {
+        int l;
         queue_update(&d, d.dbg, o->depth, res, 1);
+        /* input FIFOs of level l: downers fed by level l-1's up outputs, uppers by level l+1's down
+         * outputs (level 1's downers are fed by the leaves: not in the debug view) */
+        for (l = 1; l <= d.h; l++) {
+            int lb = l > 1 ? res->queue_up[l - 1] : 0, ub = l > 1 ? d.ub_up[l - 1] : 0;
+            if (l < d.h && res->queue_down[l + 1] > lb)
+                lb = res->queue_down[l + 1];
+            if (l < d.h && d.ub_down[l + 1] > ub)
+                ub = d.ub_down[l + 1];
+            res->queue_peak[l] = lb;
+            res->queue_peak_ub[l] = ub;
+        }
+    }
     if (tk > limit && have < want)
         st = LCAN_ERR_STALL;
     if (have > want)
         res->errors += have - want;
     for (i = 0; i < d.ms.n; i++) {
-        uint32_t expected = d.ms.m[i].bcast ? d.N : 1;
+        uint32_t expected = d.ms.m[i].bcast == 2 ? d.N - 1 : d.ms.m[i].bcast ? d.N : 1;
         if (d.ms.m[i].got < expected)
             res->errors += expected - d.ms.m[i].got;
     }
@@ -768,6 +809,7 @@ void lcan_collective_model_cfg(const lcan_topo *t, lcan_coll_op op, const lcan_c
     cfg->mode = LCAN_PACKET;
     cfg->payload_w = pw;
     cfg->depth = depth;
+    cfg->up_choice = o->up_choice;
     run->payload_w = pw;
     run->depth = depth;
 }

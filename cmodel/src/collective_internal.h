@@ -20,7 +20,8 @@ typedef struct {
     uint32_t release;    /* earliest tick it may be injected; COLL_NOT_RELEASED until known */
     int32_t round;       /* round programs: its round; -1 otherwise */
     int16_t port;        /* leaf port it must use, -1 = any */
-    uint8_t bcast;       /* 1: hardware broadcast on tree `tree` */
+    uint8_t bcast;       /* 1: hardware tree broadcast on tree `tree` (spec 8.5, head = 0), 2: flooding
+                            broadcast on it (spec 8.6, head = 1: every leaf but the source) */
     uint16_t tree;
     uint32_t got;        /* deliveries seen (unicast) */
 } coll_msg;

@@ -39,16 +39,28 @@ void lcan_collective_print(FILE *f, const lcan_topo *t, lcan_coll_op op, const c
         fprintf(f, "], \"queue_down\": [");
         for (l = 1; l <= h; l++)
             fprintf(f, "%s%d", l > 1 ? ", " : "", r->queue_down[l]);
+        fprintf(f, "], \"queue_peak\": [");
+        for (l = 1; l <= h; l++)
+            fprintf(f, "%s%d", l > 1 ? ", " : "", r->queue_peak[l]);
+        fprintf(f, "], \"queue_peak_ub\": [");
+        for (l = 1; l <= h; l++)
+            fprintf(f, "%s%d", l > 1 ? ", " : "", r->queue_peak_ub[l]);
         fprintf(f, "], \"messages\": %llu, \"deliveries\": %llu, \"errors\": %llu, \"inj_stalls\": %llu, \"rounds\": %d",
                (unsigned long long)r->messages, (unsigned long long)r->deliveries, (unsigned long long)r->errors,
                (unsigned long long)r->inj_stalls, r->rounds);
-        fprintf(f, ", \"root\": %u, \"depth\": %d, \"payload_w\": %d, \"correct\": %s}\n", o->root, o->depth, o->payload_w,
-               r->correct ? "true" : "false");
+        fprintf(f, ", \"root\": %u, \"depth\": %d, \"payload_w\": %d, \"broadcast\": \"%s\", \"up_choice\": \"%s\", "
+                   "\"correct\": %s}\n",
+               o->root, o->depth, o->payload_w, o->flood ? "flood" : "tree",
+               o->up_choice == LCAN_UP_ROTATE ? "rotate" : "uniform", r->correct ? "true" : "false");
         return;
     }
     fprintf(f, "op               %s\n", lcan_coll_op_name(op));
     fprintf(f, "spec             %s\n", lcan_topo_canonical(t));
-    fprintf(f, "engine           %s (packet mode, DEPTH %d, PAYLOAD_W %d)\n", engine, o->depth, o->payload_w);
+    fprintf(f, "engine           %s (packet mode, DEPTH %d, PAYLOAD_W %d, UP_CHOICE %s)\n", engine, o->depth,
+            o->payload_w, o->up_choice == LCAN_UP_ROTATE ? "rotate" : "uniform");
+    if (op == LCAN_COLL_MNB || (op == LCAN_COLL_BCAST && !o->sw_bcast))
+        fprintf(f, "broadcast        %s\n", o->flood ? "flood (spec 8.6: every leaf but the source)"
+                                                     : "tree (spec 8.5: every leaf, the source included)");
     fprintf(f, "steps            %llu\n", (unsigned long long)r->steps);
     if (r->paper_steps >= 0)
         fprintf(f, "paper_steps      %lld%s  (%s)\n", (long long)r->paper_steps, r->paper_is_bound ? " (lower bound)" : "",
@@ -70,6 +82,13 @@ void lcan_collective_print(FILE *f, const lcan_topo *t, lcan_coll_op op, const c
     for (l = 1; l <= h; l++)
         fprintf(f, " %d", r->queue_down[l]);
     fprintf(f, "  (levels 1..%d, by sending switch)\n", h);
+    fprintf(f, "queue_peak       ");
+    for (l = 1; l <= h; l++)
+        fprintf(f, " %d", r->queue_peak[l]);
+    fprintf(f, "  (levels 1..%d: largest input FIFO of a level-i switch fed by a switch; upper bounds", h);
+    for (l = 1; l <= h; l++)
+        fprintf(f, " %d", r->queue_peak_ub[l]);
+    fprintf(f, ")\n");
     fprintf(f, "messages         %llu (deliveries %llu, rounds %d, injection stalls %llu)\n",
            (unsigned long long)r->messages, (unsigned long long)r->deliveries, r->rounds,
            (unsigned long long)r->inj_stalls);

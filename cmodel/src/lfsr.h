@@ -20,8 +20,12 @@ static inline uint32_t lcan_lfsr_step(uint32_t s)
 /* Salt of the switch with level l and index x (spec 5). */
 uint32_t lcan_lfsr_salt(int level, uint32_t index);
 
-/* The value loaded on a reset tick: seed ^ salt, or 1 if that is 0. */
-uint32_t lcan_lfsr_seed(uint32_t seed, int level, uint32_t index);
+/* The network's three seed hashes of spec 5: h[0] = mix(seed), h[1] = mix(h[0]), h[2] = mix(h[1]). */
+void lcan_lfsr_seed_hashes(uint32_t seed, uint32_t h[3]);
+
+/* The value a switch loads on a reset tick (spec 5), from the network's seed hashes:
+ * rotl(h[0], salt[4:0]) ^ rotl(h[1], salt[9:5]) ^ rotl(h[2], salt[14:10]) ^ salt, or 1 if that is 0. */
+uint32_t lcan_lfsr_seed_from(const uint32_t h[3], int level, uint32_t index);
 
 /* red(r, n) = r >= n ? r - n : r applied to (field & (2^clog2(n) - 1)); spec 5's offsets.
  * mask must be 2^clog2(n) - 1. */
@@ -30,5 +34,11 @@ static inline int lcan_lfsr_offset(uint32_t field, uint32_t mask, int n)
     uint32_t r = field & mask;
     return (int)(r >= (uint32_t)n ? r - (uint32_t)n : r);
 }
+
+/* The upper permutation sigma of spec 5 (UP_CHOICE = uniform): Fisher-Yates over the bit stream
+ * z = {s[23:16], s[7:0], s[31:24], s[15:8]}, read from bit 0 upwards cyclically, with w = clog2(n)
+ * bits per draw when n is a power of two, else clog2(n) + 2, and j = k + (v mod n). s is the LFSR
+ * value before the step. Fills sigma[0..U-1] (U <= 128; sigma = [0] when U <= 1). */
+void lcan_lfsr_up_perm(uint32_t s, int U, uint8_t *sigma);
 
 #endif

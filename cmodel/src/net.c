@@ -19,6 +19,7 @@ void lcan_cfg_default(lcan_cfg *c)
     c->mode = LCAN_CIRCUIT;
     c->payload_w = 16;
     c->depth = 4;
+    c->up_choice = LCAN_UP_UNIFORM;
 }
 
 static void do_reset(lcan_net *n, uint32_t seed)
@@ -26,11 +27,12 @@ static void do_reset(lcan_net *n, uint32_t seed)
     const lcan_geom *g = &n->g;
     size_t np = g->n_port;
     int l;
-    uint32_t x, q;
+    uint32_t x, q, hash[3];
 
+    lcan_lfsr_seed_hashes(seed, hash);
     for (l = 1; l <= g->h; l++)
         for (x = 0; x < g->S[l]; x++)
-            n->lfsr[g->sw_base[l] + x] = lcan_lfsr_seed(seed, l, x);
+            n->lfsr[g->sw_base[l] + x] = lcan_lfsr_seed_from(hash, l, x);
     memset(n->flit_q, 0, (np + g->NP) * sizeof *n->flit_q);
     memset(n->flit_d, 0, (np + g->NP) * sizeof *n->flit_d);
     memset(n->bk_q, 0, np);
@@ -118,6 +120,7 @@ static int fast_alloc(lcan_net *n)
         lv->p = g->p[l];
         lv->m = g->m[l];
         lv->U = g->U[l];
+        lv->uorder = n->cfg.up_choice == LCAN_UP_UNIFORM && g->U[l] >= 3;
         lv->top = l == g->h;
         lv->hi_mask = g->hi_mask[l];
         lv->dmask = (1u << g->bits[l]) - 1u;
@@ -178,7 +181,8 @@ lcan_status lcan_net_new(const lcan_topo *t, const lcan_cfg *cfg, lcan_net **out
     else
         lcan_cfg_default(&n->cfg);
     if ((n->cfg.mode != LCAN_CIRCUIT && n->cfg.mode != LCAN_PACKET) || n->cfg.payload_w < 1 ||
-        n->cfg.payload_w > 32 || n->cfg.depth < 1 || n->cfg.depth > 255) {
+        n->cfg.payload_w > 32 || n->cfg.depth < 1 || n->cfg.depth > 255 ||
+        (n->cfg.up_choice != LCAN_UP_ROTATE && n->cfg.up_choice != LCAN_UP_UNIFORM)) {
         free(n);
         return LCAN_ERR_ARG;
     }

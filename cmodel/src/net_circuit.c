@@ -40,7 +40,7 @@ void lcan_net_circuit_switch(struct lcan_net *n, int l, uint32_t x, const uint8_
             n->flit_d[gp] = f;
     }
     /* headers */
-    if (lcan_sw_circuit_headers(g, l, x, &n->lfsr[g->sw_base[l] + x], hv, hdest, &n->set[pb], out) == 0)
+    if (lcan_sw_circuit_headers(g, l, x, n->cfg.up_choice, &n->lfsr[g->sw_base[l] + x], hv, hdest, &n->set[pb], out) == 0)
         return;
     for (i = 0; i < P; i++) {
         uint32_t gp;

@@ -22,6 +22,7 @@ typedef struct {
     uint32_t hi_mask, dmask, off;  /* route decision: digits above l, digit l = (dest >> off) & dmask */
     uint32_t in_mask, up_mask, dn_mask;
     int U;
+    int uorder;                    /* class UP scans D + sigma[k] (UP_CHOICE = uniform and U >= 3) */
     uint64_t pmask;                /* ports 0..P-1 */
     uint64_t up_want;              /* the uppers D..P-1 */
     uint64_t dn_unit;              /* (1 << p) - 1: down class c wants dn_unit << c*p */

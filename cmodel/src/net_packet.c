@@ -2,8 +2,9 @@
  * net_packet.c - one packet-mode switch tick (spec 8.3 steps 2-6).
  *
  * Candidate per input = FIFO head, else the arriving flit (bypass). Unicasts make ONE requests of
- * their class (spec 4); a broadcast climbs through upper 0 (ONE) and descends on parallel link 0 to
- * every child not yet served (ALL). Outputs are available when they hold a credit (level-1 downers
+ * their class (spec 4); a tree broadcast climbs through upper 0 (ONE) and descends on parallel link 0
+ * to every child not yet served (ALL); a flooding broadcast (head = 1, spec 8.6) asks at once for
+ * every direction of its tree but the one it came from (ALL). Outputs are available when they hold a credit (level-1 downers
  * always). A consumed candidate returns a credit on its input.
  */
 #include "lfsr.h"
@@ -28,11 +29,14 @@ static inline void fifo_pop(struct lcan_net *n, uint32_t gp)
 }
 
 /* Build the request of candidate f on input i; returns 0 if the candidate is discarded instead
- * (a unicast whose digit is invalid, spec 4). full: the broadcast's whole want set. */
+ * (a unicast whose digit is invalid, spec 4). full: the broadcast's whole want set (spec 8.3 step 3):
+ * a tree broadcast (head = 0) climbs through upper 0 (ONE) or descends to parallel link 0 of every
+ * child (ALL); a flooding broadcast (head = 1, spec 8.6) goes everywhere on its tree but back (ALL). */
 static int make_req(const struct lcan_net *n, int l, uint32_t hi, int i, uint64_t f, uint32_t gp,
                     const lcan_offsets *off, lcan_req *r, lcan_pset *full)
 {
     const lcan_geom *g = &n->g;
+    int c, D = g->D[l];
     if (!((f >> n->sh_bcast) & 1u)) {
         int cls = lcan_route_decide(g, l, hi, i, lcan_net_dest(n, f));
         if (cls == LCAN_CLASS_DROP)
@@ -41,14 +45,26 @@ static int make_req(const struct lcan_net *n, int l, uint32_t hi, int i, uint64_
         return 1;
     }
     r->valid = 1;
+    r->order = NULL;
+    r->n_order = 0;
     lcan_pset_clear(full);
-    if (i < g->D[l] && l < g->h) {
+    if ((f >> n->sh_head) & 1u) { /* flooding */
+        int from = i < D ? i / g->p[l] : -1;
+        r->kind = LCAN_REQ_ALL;
+        r->start = 0;
+        for (c = 0; c < g->m[l]; c++)
+            if (c != from)
+                lcan_pset_add(full, c * g->p[l]);
+        if (from >= 0 && l < g->h)
+            lcan_pset_add(full, D);
+        r->want.w[0] = full->w[0] & ~n->served[gp].w[0];
+        r->want.w[1] = full->w[1] & ~n->served[gp].w[1];
+    } else if (i < D && l < g->h) {
         r->kind = LCAN_REQ_ONE;
-        lcan_pset_add(full, g->D[l]);
-        r->start = g->D[l];
+        lcan_pset_add(full, D);
+        r->start = D;
         r->want = *full;
     } else {
-        int c;
         r->kind = LCAN_REQ_ALL;
         r->start = 0;
         for (c = 0; c < g->m[l]; c++)
@@ -68,7 +84,8 @@ void lcan_net_packet_switch(struct lcan_net *n, int l, uint32_t x)
     int from_fifo[LCAN_MAX_PORTS], consumed[LCAN_MAX_PORTS];
     lcan_req req[LCAN_MAX_PORTS];
     lcan_pset full[LCAN_MAX_PORTS], grant[LCAN_MAX_PORTS], avail;
-    lcan_offsets off = lcan_sw_offsets(g, l, n->lfsr[sw]);
+    uint8_t order[LCAN_MAX_PORTS];
+    lcan_offsets off = lcan_sw_offsets_uc(g, l, n->lfsr[sw], n->cfg.up_choice, order);
 
     lcan_pset_clear(&avail);
     for (o = 0; o < P; o++) {
@@ -199,7 +216,9 @@ static void switch_general(struct lcan_net *n, uint32_t sw, uint64_t arr, uint64
     uint64_t avail = n->avail_m[sw], cands = arr | fm, m, rot;
     uint64_t cand[64], want[64], grant[64];
     int start[64];
-    uint64_t reqm = 0, allm = 0, dropm = 0, taken = 0, gotm = 0, consm, fm_new;
+    uint64_t reqm = 0, allm = 0, dropm = 0, taken = 0, gotm = 0, consm, fm_new, ordm = 0;
+    uint8_t ord[64]; /* class UP's scan order D + sigma[k] (UP_CHOICE = uniform, U >= 3), made once */
+    int have_ord = 0;
     int r_in = lcan_lfsr_offset(s & 0xFFu, lv->in_mask, P);
     int r_up = lcan_lfsr_offset((s >> 8) & 0xFFu, lv->up_mask, lv->U);
     int r_dn = lcan_lfsr_offset((s >> 16) & 0xFFu, lv->dn_mask, p);
@@ -222,6 +241,20 @@ static void switch_general(struct lcan_net *n, uint32_t sw, uint64_t arr, uint64
             xd = x & ~(uint32_t)upm;
             want[i] = (lv->up_want & upm) | ((lv->dn_unit << (xd * (uint32_t)p)) & ~upm);
             start[i] = (int)(((uint32_t)(D + r_up) & (uint32_t)upm) | ((uint32_t)((int)xd * p + r_dn) & ~(uint32_t)upm));
+            if (up && lv->uorder) {
+                if (!have_ord) {
+                    lcan_lfsr_up_perm(s, lv->U, ord);
+                    have_ord = 1;
+                }
+                ordm |= bit64(i);
+            }
+        } else if ((f >> n->sh_head) & 1u) { /* flooding (spec 8.6): every direction but back */
+            uint64_t full = lv->bc_full;
+            if (i < D)
+                full = (full & ~bit64((i / p) * p)) | (up_in_ok ? bit64(D) : 0);
+            want[i] = full & ~n->served[gp].w[0];
+            start[i] = 0;
+            allm |= bit64(i);
         } else if (i < D && up_in_ok) { /* a climbing broadcast: upper 0 */
             want[i] = bit64(D);
             start[i] = D;
@@ -244,6 +277,15 @@ static void switch_general(struct lcan_net *n, uint32_t sw, uint64_t arr, uint64
         first = (hi & all_if(hi != 0)) | (fr & ~all_if(hi != 0)); /* cyclic scan from start */
         one = first & (0u - first);
         gr = (fr & all_if((allm >> i) & 1u)) | (one & ~all_if((allm >> i) & 1u));
+        if ((ordm >> i) & 1u) { /* class UP, UP_CHOICE = uniform: the first free D + sigma[k] */
+            int k;
+            gr = 0;
+            for (k = 0; k < lv->U && fr; k++)
+                if ((fr >> (D + ord[k])) & 1u) {
+                    gr = bit64(D + ord[k]);
+                    break;
+                }
+        }
         grant[i] = gr;
         taken |= gr;
         gotm |= (uint64_t)(gr != 0) << i;
@@ -345,6 +387,16 @@ void lcan_net_packet_switch_fast(struct lcan_net *n, uint32_t sw)
         hi = fr & ~(bit64(start) - 1u);
         first = (hi & all_if(hi != 0)) | (fr & ~all_if(hi != 0));
         gr = first & (0u - first);
+        if (up && lv->uorder && fr) { /* class UP, UP_CHOICE = uniform: the first free D + sigma[k] */
+            uint8_t ord[64];
+            int k;
+            lcan_lfsr_up_perm(s, lv->U, ord);
+            for (k = 0; k < lv->U; k++)
+                if ((fr >> (D + ord[k])) & 1u) {
+                    gr = bit64(D + ord[k]);
+                    break;
+                }
+        }
         cons = gr != 0;
         if (gr) {
             int o = lcan_ctz64(gr);

@@ -24,6 +24,7 @@ int lcan_route_check_perm(const uint32_t *perm, uint32_t N, uint8_t *scratch);
 /* lcan_route_perm_fast that also reports, if pass_of != NULL, the pass in which each source was
  * satisfied (pass_of[s], -1 if never) - for tests comparing the two drivers source by source. */
 lcan_status lcan_route_fast_trace(const lcan_topo *t, const uint32_t *perm, uint32_t net_seed,
-                                  int max_passes, lcan_route_result *res, int *pass_of);
+                                  int max_passes, lcan_up_choice up_choice, lcan_route_result *res,
+                                  int *pass_of);
 
 #endif

@@ -34,6 +34,7 @@ typedef struct {
     uint8_t *sat;
     uint32_t nwords, nnxt, nset;
     uint64_t down[LCAN_MAX_LEVELS + 1];
+    int up_choice;                      /* lcan_up_choice */
 } fast;
 
 static void fast_free(fast *f)
@@ -57,7 +58,7 @@ static uint32_t link_of(const lcan_geom *g, int l, int j, uint32_t gp)
 static lcan_status fast_init(fast *f, const lcan_topo *t, const uint32_t *perm, uint32_t seed)
 {
     lcan_status st;
-    uint32_t x, s, q;
+    uint32_t x, s, q, hash[3];
     size_t nrec = 0;
     int l, j;
     memset(f, 0, sizeof *f);
@@ -82,11 +83,12 @@ static lcan_status fast_init(fast *f, const lcan_topo *t, const uint32_t *perm, 
         return LCAN_ERR_ARG;
     for (s = 0; s < f->g.N; s++)
         f->pdest[s] = lcan_topo_pack(t, perm[s]);
+    lcan_lfsr_seed_hashes(seed, hash);
     for (l = 1; l <= f->g.h; l++)
         for (x = 0; x < f->g.S[l]; x++) {
             uint32_t *r = &f->rec[f->rbase[l] + (size_t)x * REC_W(f->g.P[l])];
             uint32_t pb = f->g.port_base[l] + x * (uint32_t)f->g.P[l];
-            r[0] = lcan_lfsr_seed(seed, l, x);
+            r[0] = lcan_lfsr_seed_from(hash, l, x);
             r[1] = f->g.hi[f->g.sw_base[l] + x];
             for (j = 0; j < f->g.P[l]; j++) {
                 r[2 + 3 * j] = link_of(&f->g, l, j, pb + (uint32_t)j);
@@ -119,14 +121,16 @@ static void arrive(fast *f, int l, uint32_t far, uint32_t s)
 /* One switch's tick (spec 7.2 step 3), the allocator of spec 6 written for ONE requests only:
  * requesters in rotated order r_in, r_in+1, ..; each takes the first output of its class that is
  * not set (set covers the circuits of the pass and the grants made earlier in this tick), scanning
- * the class cyclically from its offset. The LFSR steps once: a switch is visited only when it
+ * the class cyclically from its offset (class UP under UP_CHOICE = uniform: in the order D + sigma[j]
+ * of spec 5-6, from the shared lcan_sw_up_order). The LFSR steps once: a switch is visited only when it
  * holds a header. Returns the number of sources satisfied. */
 static uint32_t visit(fast *f, int l, uint32_t x)
 {
     const lcan_geom *g = &f->g;
-    int P = g->P[l], D = g->D[l], k;
-    uint32_t *r = &f->rec[f->rbase[l] + (size_t)x * REC_W(P)], *port = r + 2, nsat = 0;
-    lcan_offsets off = lcan_sw_offsets(g, l, r[0]);
+    int P = g->P[l], D = g->D[l], k, uorder = f->up_choice == LCAN_UP_UNIFORM && g->U[l] >= 3, have_ord = 0;
+    uint32_t *r = &f->rec[f->rbase[l] + (size_t)x * REC_W(P)], *port = r + 2, nsat = 0, s0 = r[0];
+    lcan_offsets off = lcan_sw_offsets(g, l, s0);
+    uint8_t ord[LCAN_MAX_PORTS]; /* class UP's scan D + sigma[j] (uniform, U >= 3), made once */
 
     r[0] = lcan_lfsr_step(r[0]);
     for (k = 0; k < P; k++) {
@@ -144,13 +148,24 @@ static uint32_t visit(fast *f, int l, uint32_t x)
         } else {
             base = cls * g->p[l]; n = g->p[l]; rot = off.r_dn;
         }
-        for (j = 0; j < n; j++) {
-            int c = base + (rot + j < n ? rot + j : rot + j - n);
-            if (!(port[3 * c] & SETBIT)) {
-                o = c;
-                break;
+        if (cls == LCAN_CLASS_UP && uorder) {
+            if (!have_ord) {
+                lcan_sw_up_order(g, l, s0, ord);
+                have_ord = 1;
             }
-        }
+            for (j = 0; j < n; j++)
+                if (!(port[3 * ord[j]] & SETBIT)) {
+                    o = ord[j];
+                    break;
+                }
+        } else
+            for (j = 0; j < n; j++) {
+                int c = base + (rot + j < n ? rot + j : rot + j - n);
+                if (!(port[3 * c] & SETBIT)) {
+                    o = c;
+                    break;
+                }
+            }
         if (o < 0)
             continue; /* dropped */
         port[3 * o] |= SETBIT;
@@ -205,22 +220,25 @@ static uint32_t fast_pass(fast *f, int k)
 }
 
 lcan_status lcan_route_perm_fast(const lcan_topo *t, const uint32_t *perm, uint32_t net_seed,
-                                 int max_passes, lcan_route_result *res)
+                                 int max_passes, lcan_up_choice up_choice, lcan_route_result *res)
 {
-    return lcan_route_fast_trace(t, perm, net_seed, max_passes, res, NULL);
+    return lcan_route_fast_trace(t, perm, net_seed, max_passes, up_choice, res, NULL);
 }
 
 lcan_status lcan_route_fast_trace(const lcan_topo *t, const uint32_t *perm, uint32_t net_seed,
-                                  int max_passes, lcan_route_result *res, int *pass_of)
+                                  int max_passes, lcan_up_choice up_choice, lcan_route_result *res,
+                                  int *pass_of)
 {
     fast f;
     lcan_status st;
     uint32_t remaining;
     int k, l;
 
-    if (t == NULL || perm == NULL || res == NULL || max_passes < 1)
+    if (t == NULL || perm == NULL || res == NULL || max_passes < 1 ||
+        (up_choice != LCAN_UP_ROTATE && up_choice != LCAN_UP_UNIFORM))
         return LCAN_ERR_ARG;
     st = fast_init(&f, t, perm, net_seed);
+    f.up_choice = up_choice;
     if (st != LCAN_OK) {
         fast_free(&f);
         return st;

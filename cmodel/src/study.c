@@ -33,6 +33,15 @@ lcan_status lcan_study_route_progress(const lcan_topo *t, int payload_w, const c
                                       lcan_study_route_stats *s, char *err, size_t errlen,
                                       lcan_study_progress_fn progress, void *ctx)
 {
+    return lcan_study_route_uc(t, payload_w, pattern, trials, seed, max_passes, LCAN_UP_UNIFORM, tick, engine, s,
+                               err, errlen, progress, ctx);
+}
+
+lcan_status lcan_study_route_uc(const lcan_topo *t, int payload_w, const char *pattern, long trials, uint64_t seed,
+                                int max_passes, lcan_up_choice up_choice, lcan_tick_fn tick, void *engine,
+                                lcan_study_route_stats *s, char *err, size_t errlen,
+                                lcan_study_progress_fn progress, void *ctx)
+{
     uint32_t n;
     int h, l, d, u;
     uint32_t *perm = NULL;
@@ -56,6 +65,7 @@ lcan_status lcan_study_route_progress(const lcan_topo *t, int payload_w, const c
     h = lcan_topo_levels(t);
     s->trials = trials;
     s->seed = seed;
+    s->up_choice = up_choice;
     perm = malloc((size_t)n * sizeof *perm);
     occ = malloc((size_t)h * sizeof *occ);
     fp = malloc((size_t)trials * sizeof *fp);
@@ -85,7 +95,7 @@ lcan_status lcan_study_route_progress(const lcan_topo *t, int payload_w, const c
         if (tick != NULL)
             st = lcan_route_perm(t, payload_w, tick, engine, perm, ns, max_passes, &res);
         else
-            st = lcan_route_perm_fast(t, perm, ns, max_passes, &res);
+            st = lcan_route_perm_fast(t, perm, ns, max_passes, up_choice, &res);
         if (st != LCAN_OK) {
             fail(err, errlen, lcan_strerror(st), k, NULL);
             goto done;
@@ -165,6 +175,7 @@ void lcan_study_route_print(FILE *f, const lcan_topo *t, const char *pattern, co
         lcan_json_string(f, pattern);
         fprintf(f, ", \"engine\": ");
         lcan_json_string(f, engine);
+        fprintf(f, ", \"up_choice\": \"%s\"", s->up_choice == LCAN_UP_ROTATE ? "rotate" : "uniform");
         fprintf(f, ", \"trials\": %ld, \"seed\": %llu, \"first_pass_mean\": ", s->trials, (unsigned long long)s->seed);
         lcan_json_double(f, s->first_pass_mean);
         fprintf(f, ", \"first_pass_sem\": ");
@@ -194,6 +205,7 @@ void lcan_study_route_print(FILE *f, const lcan_topo *t, const char *pattern, co
     fprintf(f, "spec             %s\n", lcan_topo_canonical(t));
     fprintf(f, "pattern          %s\n", pattern);
     fprintf(f, "engine           %s\n", engine);
+    fprintf(f, "up_choice        %s\n", s->up_choice == LCAN_UP_ROTATE ? "rotate" : "uniform");
     fprintf(f, "trials           %ld\n", s->trials);
     fprintf(f, "seed             %llu\n", (unsigned long long)s->seed);
     fprintf(f, "first_pass_mean  %.6f (sem %.6f)\n", s->first_pass_mean, s->first_pass_sem);

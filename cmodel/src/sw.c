@@ -8,9 +8,13 @@ void lcan_sw_unicast_req(const lcan_geom *g, int l, int cls, const lcan_offsets 
 {
     r->valid = 1;
     r->kind = LCAN_REQ_ONE;
+    r->order = NULL;
+    r->n_order = 0;
     if (cls == LCAN_CLASS_UP) {
         r->want = lcan_pset_range(g->D[l], g->P[l]);
         r->start = g->D[l] + off->r_up;
+        r->order = off->up_order;
+        r->n_order = g->U[l];
     } else if (cls >= 0) {
         r->want = lcan_pset_range(cls * g->p[l], (cls + 1) * g->p[l]);
         r->start = cls * g->p[l] + off->r_dn;
@@ -20,9 +24,10 @@ void lcan_sw_unicast_req(const lcan_geom *g, int l, int cls, const lcan_offsets 
     }
 }
 
-int lcan_sw_circuit_headers(const lcan_geom *g, int l, uint32_t x, uint32_t *lfsr, const uint8_t *hv,
-                            const uint32_t *hdest, const uint8_t *set, int *out)
+int lcan_sw_circuit_headers(const lcan_geom *g, int l, uint32_t x, int up_choice, uint32_t *lfsr,
+                            const uint8_t *hv, const uint32_t *hdest, const uint8_t *set, int *out)
 {
+    uint8_t order[LCAN_MAX_PORTS];
     lcan_req req[LCAN_MAX_PORTS];
     lcan_pset grant[LCAN_MAX_PORTS], avail;
     lcan_offsets off;
@@ -37,7 +42,7 @@ int lcan_sw_circuit_headers(const lcan_geom *g, int l, uint32_t x, uint32_t *lfs
             out[i] = -1;
         return 0;
     }
-    off = lcan_sw_offsets(g, l, *lfsr);
+    off = lcan_sw_offsets_uc(g, l, *lfsr, up_choice, order);
     lcan_pset_clear(&avail);
     for (i = 0; i < P; i++) {
         if (!set[i])

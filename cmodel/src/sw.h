@@ -10,15 +10,38 @@
 #include "geom.h"
 #include "lfsr.h"
 
-typedef struct { int r_in, r_up, r_dn; } lcan_offsets;
+/* up_order: NULL = class UP scans cyclically from D + r_up (UP_CHOICE = rotate, or U_l <= 2 where
+ * sigma = [r_up, 1 - r_up] gives the same scan, spec 5); else the U_l local ports D + sigma[k]. */
+typedef struct { int r_in, r_up, r_dn; const uint8_t *up_order; } lcan_offsets;
 
-/* Offsets from the LFSR value s before its step (spec 5). */
+/* Offsets from the LFSR value s before its step (spec 5), for UP_CHOICE = rotate. */
 static inline lcan_offsets lcan_sw_offsets(const lcan_geom *g, int l, uint32_t s)
 {
     lcan_offsets o;
     o.r_in = lcan_lfsr_offset(s & 0xFFu, g->in_mask[l], g->P[l]);
     o.r_up = lcan_lfsr_offset((s >> 8) & 0xFFu, g->up_mask[l], g->U[l]);
     o.r_dn = lcan_lfsr_offset((s >> 16) & 0xFFu, g->dn_mask[l], g->p[l]);
+    o.up_order = NULL;
+    return o;
+}
+
+/* Class UP's scan order under UP_CHOICE = uniform: buf[k] = D + sigma[k], k < U (spec 5-6). */
+static inline const uint8_t *lcan_sw_up_order(const lcan_geom *g, int l, uint32_t s, uint8_t *buf)
+{
+    int k, D = g->D[l];
+    lcan_lfsr_up_perm(s, g->U[l], buf);
+    for (k = 0; k < g->U[l]; k++)
+        buf[k] = (uint8_t)(D + buf[k]);
+    return buf;
+}
+
+/* The offsets for the switch's UP_CHOICE (lcan_up_choice); buf: LCAN_MAX_PORTS bytes that hold
+ * the up order when one is needed (uniform and U_l >= 3). */
+static inline lcan_offsets lcan_sw_offsets_uc(const lcan_geom *g, int l, uint32_t s, int up_choice, uint8_t *buf)
+{
+    lcan_offsets o = lcan_sw_offsets(g, l, s);
+    if (up_choice == LCAN_UP_UNIFORM && g->U[l] >= 3)
+        o.up_order = lcan_sw_up_order(g, l, s, buf);
     return o;
 }
 
@@ -26,11 +49,11 @@ static inline lcan_offsets lcan_sw_offsets(const lcan_geom *g, int l, uint32_t s
  * a dropped class (LCAN_CLASS_DROP) gives a valid ONE request with an empty want set. */
 void lcan_sw_unicast_req(const lcan_geom *g, int l, int cls, const lcan_offsets *off, lcan_req *r);
 
-/* Circuit mode: headers on the inputs of switch (l, x): hv[i] != 0 when input i carries a valid
+/* Circuit mode (up_choice: the network's UP_CHOICE): headers on the inputs of switch (l, x): hv[i] != 0 when input i carries a valid
  * header with destination hdest[i]. set[o]: the set bits before the tick (avail = not set).
  * Writes out[i] = the granted output, or -1 (no header, or dropped). Steps *lfsr iff a header was
  * present. Returns the number of headers. set is not modified. */
-int lcan_sw_circuit_headers(const lcan_geom *g, int l, uint32_t x, uint32_t *lfsr, const uint8_t *hv,
-                            const uint32_t *hdest, const uint8_t *set, int *out);
+int lcan_sw_circuit_headers(const lcan_geom *g, int l, uint32_t x, int up_choice, uint32_t *lfsr,
+                            const uint8_t *hv, const uint32_t *hdest, const uint8_t *set, int *out);
 
 #endif

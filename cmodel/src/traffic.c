@@ -231,6 +231,7 @@ void lcan_traffic_opts_default(lcan_traffic_opts *o)
     o->seed = 1;
     o->payload_w = 16;
     o->depth = 4;
+    o->up_choice = LCAN_UP_UNIFORM;
 }
 
 /* ------------------------------------------------------------------ the driver */
@@ -860,6 +861,7 @@ lcan_status lcan_traffic_run_model(const lcan_topo *t, const lcan_traffic_patter
     cfg.mode = LCAN_PACKET;
     cfg.payload_w = o->payload_w;
     cfg.depth = o->depth;
+    cfg.up_choice = o->up_choice;
     st = lcan_net_new(t, &cfg, &n);
     if (st != LCAN_OK)
         return st;
@@ -967,9 +969,9 @@ static void json_context(FILE *f, const lcan_topo *t, const lcan_traffic_pattern
     lcan_json_string(f, lcan_traffic_pattern_name(p));
     fprintf(f, ", \"engine\": ");
     lcan_json_string(f, engine);
-    fprintf(f, ", \"mode\": \"packet\", \"depth\": %d, \"payload_w\": %d, \"warmup\": %llu, \"measure\": %llu, "
-               "\"drain_all\": %s, \"seed\": %llu, \"bcast\": ",
-            o->depth, o->payload_w, (unsigned long long)o->warmup, (unsigned long long)o->measure,
+    fprintf(f, ", \"mode\": \"packet\", \"depth\": %d, \"payload_w\": %d, \"up_choice\": \"%s\", \"warmup\": %llu, "
+               "\"measure\": %llu, \"drain_all\": %s, \"seed\": %llu, \"bcast\": ",
+            o->depth, o->payload_w, o->up_choice == LCAN_UP_ROTATE ? "rotate" : "uniform", (unsigned long long)o->warmup, (unsigned long long)o->measure,
             o->drain_all ? "true" : "false", (unsigned long long)o->seed);
     lcan_json_double(f, o->bcast);
     fprintf(f, ", \"burst\": ");
@@ -1042,7 +1044,8 @@ void lcan_traffic_print(FILE *f, const lcan_topo *t, const lcan_traffic_pattern 
     fprintf(f, "spec             %s\n", lcan_topo_canonical(t));
     fprintf(f, "pattern          %s%s\n", lcan_traffic_pattern_name(p),
             o->bcast > 0 ? " (with broadcasts)" : "");
-    fprintf(f, "engine           %s (packet mode, DEPTH %d, PAYLOAD_W %d)\n", engine, o->depth, o->payload_w);
+    fprintf(f, "engine           %s (packet mode, DEPTH %d, PAYLOAD_W %d, UP_CHOICE %s)\n", engine, o->depth,
+            o->payload_w, o->up_choice == LCAN_UP_ROTATE ? "rotate" : "uniform");
     fprintf(f, "process          %s", o->burst > 0 ? "on/off" : "Bernoulli");
     if (o->burst > 0)
         fprintf(f, ", mean burst %g cycles", o->burst);

@@ -2,8 +2,9 @@
  * test_alloc.c - the allocator of spec 6: hand-worked cases (rotations, wrap-around, ONE vs ALL,
  * avail, port sets across the 64-bit boundary) and, on random cases, the property stated in
  * spec 6 - among the requesters of one class, taken in rotated order, the j-th gets the j-th
- * available candidate of the class in rotated order - computed here by sorting, not by the
- * greedy loop.
+ * available candidate of the class in rotated order (class UP under UP_CHOICE = uniform: in the
+ * order of its list, spec 6) - computed here by sorting, not by the greedy loop; hand-worked cases
+ * of the order list.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -120,6 +121,72 @@ static void hand(void)
     check(&C, only(&grant[0]) == 127, "upper word: got %d", only(&grant[0]));
 }
 
+/* UP_CHOICE = uniform (spec 6): a ONE request of class UP scans D + sigma[0], D + sigma[1], ..
+ * (the order list), hand-worked. */
+static void order_cases(void)
+{
+    lcan_req req[LCAN_MAX_PORTS];
+    lcan_pset grant[LCAN_MAX_PORTS], avail;
+    static const uint8_t ord[4] = {4, 2, 5, 3}; /* D = 2, U = 4, sigma = [2, 0, 3, 1] */
+    static const uint8_t big[3] = {127, 64, 100};
+    int a[4];
+
+    /* P = 6: three UP requests on inputs 0, 1, 2, r_in = 1: inputs 1, 2, 0 take ports 4, 2, 5 in
+     * sigma order (a cyclic scan from D + r_up would give consecutive uppers) */
+    memset(req, 0, sizeof req);
+    one(&req[0], 2, 6, 2);
+    one(&req[1], 2, 6, 2);
+    one(&req[2], 2, 6, 2);
+    req[0].order = req[1].order = req[2].order = ord;
+    req[0].n_order = req[1].n_order = req[2].n_order = 4;
+    avail = lcan_pset_range(0, 6);
+    lcan_alloc(6, 1, req, &avail, grant);
+    check(&C, only(&grant[1]) == 4 && only(&grant[2]) == 2 && only(&grant[0]) == 5,
+          "uniform r_in=1: got %d %d %d (expected 5 4 2)", only(&grant[0]), only(&grant[1]), only(&grant[2]));
+    /* port 2 not available (a set circuit / no credit): the order skips it: 4, 5, 3 */
+    a[0] = 0; a[1] = 1; a[2] = 3; a[3] = 4;
+    avail = set_of(a, 4);
+    lcan_pset_add(&avail, 5);
+    lcan_alloc(6, 0, req, &avail, grant);
+    check(&C, only(&grant[0]) == 4 && only(&grant[1]) == 5 && only(&grant[2]) == 3,
+          "uniform, port 2 busy: got %d %d %d (expected 4 5 3)", only(&grant[0]), only(&grant[1]), only(&grant[2]));
+    /* a DOWN request (no order) between them keeps its cyclic scan; an ALL broadcast request for
+     * upper 0 (port 2) names it whatever sigma is, and comes first here (r_in = 3) */
+    memset(req, 0, sizeof req);
+    one(&req[0], 2, 6, 2);
+    req[0].order = ord;
+    req[0].n_order = 4;
+    one(&req[1], 0, 2, 1);
+    req[3].valid = 1;
+    req[3].kind = LCAN_REQ_ALL;
+    a[0] = 2;
+    req[3].want = set_of(a, 1);
+    avail = lcan_pset_range(0, 6);
+    lcan_alloc(6, 3, req, &avail, grant);
+    check(&C, only(&grant[3]) == 2 && only(&grant[0]) == 4 && only(&grant[1]) == 1,
+          "uniform with bcast: got %d %d %d (expected 2 4 1)", only(&grant[3]), only(&grant[0]), only(&grant[1]));
+    /* the 64-bit boundary: P = 128, D = 64, order 127, 64, 100; 127 taken by the first */
+    memset(req, 0, sizeof req);
+    one(&req[5], 64, 128, 64);
+    one(&req[9], 64, 128, 64);
+    one(&req[70], 64, 128, 64);
+    req[5].order = req[9].order = req[70].order = big;
+    req[5].n_order = req[9].n_order = req[70].n_order = 3; /* a list shorter than U: only those */
+    avail = lcan_pset_range(0, 128);
+    lcan_alloc(128, 6, req, &avail, grant);
+    check(&C, only(&grant[9]) == 127 && only(&grant[70]) == 64 && only(&grant[5]) == 100,
+          "uniform P=128: got %d %d %d (expected 127 64 100)", only(&grant[9]), only(&grant[70]), only(&grant[5]));
+    /* no free candidate in the order: no grant */
+    a[0] = 0; a[1] = 1;
+    avail = set_of(a, 2);
+    memset(req, 0, sizeof req);
+    one(&req[0], 2, 6, 2);
+    req[0].order = ord;
+    req[0].n_order = 4;
+    lcan_alloc(6, 0, req, &avail, grant);
+    check(&C, only(&grant[0]) == -1, "uniform, no upper free: got %d", only(&grant[0]));
+}
+
 /* Random: classes UP and DOWN(x); compare with the sorted-order reference. */
 static void property(void)
 {
@@ -134,9 +201,20 @@ static void property(void)
         lcan_req req[LCAN_MAX_PORTS];
         lcan_pset grant[LCAN_MAX_PORTS], avail;
         int expect[LCAN_MAX_PORTS];
+        int uni = (int)(test_rng(&rng) % 2); /* UP_CHOICE = uniform: class UP scans D + perm[k] */
+        uint8_t perm[LCAN_MAX_PORTS];
 
         if (P > LCAN_MAX_PORTS)
             continue;
+        for (o = 0; o < U; o++)
+            perm[o] = (uint8_t)(D + o);
+        for (o = U - 1; o > 0; o--) {
+            int j = (int)(test_rng(&rng) % (unsigned)(o + 1));
+            uint8_t tmp = perm[o];
+            perm[o] = perm[j];
+            perm[j] = tmp;
+        }
+        memset(req, 0, sizeof req);
         lcan_pset_clear(&avail);
         for (o = 0; o < P; o++)
             if (test_rng(&rng) % 4 != 0)
@@ -153,6 +231,8 @@ static void property(void)
             if (cls[i] == -1) {
                 req[i].want = lcan_pset_range(D, P);
                 req[i].start = D + r_up;
+                req[i].order = uni ? perm : NULL;
+                req[i].n_order = U;
             } else {
                 req[i].want = lcan_pset_range(cls[i] * p, cls[i] * p + p);
                 req[i].start = cls[i] * p + r_dn;
@@ -165,7 +245,7 @@ static void property(void)
             int cand[LCAN_MAX_PORTS], nc = 0, n = c == -1 ? U : p, base = c == -1 ? D : c * p;
             int r = c == -1 ? r_up : r_dn, j, k, won = 0;
             for (j = 0; j < n; j++) {
-                int port = base + (r + j) % n;
+                int port = c == -1 && uni ? perm[j] : base + (r + j) % n;
                 if (lcan_pset_has(&avail, port))
                     cand[nc++] = port;
             }
@@ -195,6 +275,7 @@ int main(void)
     s = lcan_pset_range(0, 128);
     check(&C, s.w[0] == ~0ull && s.w[1] == ~0ull, "pset_range(0,128)");
     hand();
+    order_cases();
     property();
     return check_done(&C);
 }

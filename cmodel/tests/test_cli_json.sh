@@ -102,9 +102,10 @@ run recurrence 2 2 3 && { if [ "$(grep -vc '^#' "$tmp/out")" -eq 4 ]; then pass=
   fail=$((fail+1)); echo "FAIL: plain recurrence prints p(0..3)"; cat "$tmp/out"; fi; }
 
 ROUTE_CHECK='
-keys = ["spec","pattern","engine","trials","seed","first_pass_mean","first_pass_sem","passes_mean",
+keys = ["spec","pattern","engine","up_choice","trials","seed","first_pass_mean","first_pass_sem","passes_mean",
         "passes_max","passes_hist","recurrence","stage_occupancy"]
 ok(sorted(doc) == sorted(keys), "keys %s" % sorted(doc))
+ok(doc["up_choice"] == "uniform", "up_choice %r (default uniform)" % doc["up_choice"])
 T = doc["trials"]
 ok(0 <= doc["first_pass_mean"] <= 1, "first_pass_mean %r" % doc["first_pass_mean"])
 ok(doc["first_pass_sem"] >= 0, "first_pass_sem")

@@ -6,13 +6,18 @@
  *   (Thm 1); total exchange formula (2) sum ceil(4^(i-1)/c_i) + 2 log n - 1 (pipelined) and (1)
  *   sum ceil(4^(i-1)/c_i) + (log n)^2 (phased), for CBFT, EBFT and other capacities;
  * and, where our networks differ from the papers, from our own derivation (written out here):
- *   mnb through the top of the broadcast tree: ceil(N/w1) + 2h - 1 (the top switch forwards one
- *   broadcast per tick; paper n + 1 is for flooding); K flits over T trees: 2h + ceil(K/T) - 1;
+ *   mnb through the top of the broadcast tree (--broadcast tree): ceil(N/w1) + 2h - 1 (the top
+ *   switch forwards one broadcast per tick) = n + 2 log2 n - 1 on a BFT; mnb by flooding (spec 8.6,
+ *   the default): n(n-1) deliveries, never below the lower bound n + 1 (seed 000 Thm 2 with output
+ *   queues), within the measured n + 4 of our input-queued switch; K flits over T trees:
+ *   2h + ceil(K/T) - 1 (tree or flooding: the leaves at LCA level h get the flits last);
  *   round programs (seed 001's round model): sum over rounds of 2 x round height = h(h+1) for the
  *   binomial reduce / leaf broadcast and 2h^2 for the prefix up/down sweep on binary trees.
- * max_queue (from the debug view) is checked against the model's real FIFO counts.
+ * max_queue and queue_peak per level (from the debug view) are checked against the model's real
+ * FIFO counts.
  * Seed 003's simulator: its proved broadcast counts (Results 1, 3, 4, 6) and Table 1's bounds.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,6 +85,7 @@ static void bft_spec(char *buf, size_t len, int h, const int *cap)
 /* The paper's cases on binary fat trees: CBFT and EBFT, n = 4 .. 64 (and larger with `big`). */
 static void test_bft(check_ctx *c, int h, const int *cap, int big)
 {
+    int i;
     char spec[256];
     lcan_topo *t;
     lcan_coll_opts o;
@@ -91,10 +97,15 @@ static void test_bft(check_ctx *c, int h, const int *cap, int big)
         return;
     lcan_coll_opts_default(&o);
 
-    r = run(c, t, LCAN_COLL_BCAST, &o);
+    r = run(c, t, LCAN_COLL_BCAST, &o); /* flooding (the default): every leaf but the root */
     expect_steps(c, t, "bcast", r.steps, 2 * h);
-    check(c, r.paper_steps == 2 * h && r.deliveries == (uint64_t)n, "%s bcast: paper %lld deliveries %llu", spec,
-          (long long)r.paper_steps, (unsigned long long)r.deliveries);
+    check(c, r.paper_steps == 2 * h && r.deliveries == (uint64_t)n - 1, "%s bcast flood: paper %lld deliveries %llu",
+          spec, (long long)r.paper_steps, (unsigned long long)r.deliveries);
+    o.flood = 0;
+    r = run(c, t, LCAN_COLL_BCAST, &o); /* tree: every leaf, the root included */
+    expect_steps(c, t, "bcast tree", r.steps, 2 * h);
+    check(c, r.deliveries == (uint64_t)n, "%s bcast tree: deliveries %llu", spec, (unsigned long long)r.deliveries);
+    o.flood = 1;
 
     r = run(c, t, LCAN_COLL_SCATTER, &o);
     expect_steps(c, t, "scatter", r.steps, f_scatter(n, h));
@@ -126,10 +137,33 @@ static void test_bft(check_ctx *c, int h, const int *cap, int big)
         o.phased = 0;
     }
 
-    r = run(c, t, LCAN_COLL_MNB, &o);
-    expect_steps(c, t, "mnb", r.steps, n + 2 * h - 1);
-    check(c, r.deliveries == (uint64_t)(n * n), "%s mnb: deliveries %llu", spec, (unsigned long long)r.deliveries);
-    check(c, h < 2 || r.paper_steps == n + 1, "%s mnb: paper %lld", spec, (long long)r.paper_steps);
+    o.flood = 0;
+    r = run(c, t, LCAN_COLL_MNB, &o); /* tree broadcasts: n + 2 log2 n - 1 */
+    expect_steps(c, t, "mnb tree", r.steps, n + 2 * h - 1);
+    check(c, r.deliveries == (uint64_t)(n * n), "%s mnb tree: deliveries %llu", spec, (unsigned long long)r.deliveries);
+    check(c, h < 2 || r.paper_steps == n + 1, "%s mnb tree: paper %lld", spec, (long long)r.paper_steps);
+    o.flood = 1;
+    r = run(c, t, LCAN_COLL_MNB, &o); /* flooding (seed 000 Thm 2): n - 1 copies of each message */
+    check(c, r.deliveries == (uint64_t)(n * (n - 1)), "%s mnb flood: deliveries %llu", spec,
+          (unsigned long long)r.deliveries);
+    check(c, h < 2 || r.paper_steps == n + 1, "%s mnb flood: paper %lld", spec, (long long)r.paper_steps);
+    /* Seed 000 Thm 2: n + 1 with output queues. Our switches queue at their inputs and a flooding
+     * candidate holds its input until every direction is served (spec 8.3): measured n + 1 for
+     * n = 4, n + 1 .. n + 6 beyond (docs/collectives.md). Checked: never below the lower bound
+     * n + 1, never slower than the tree broadcast (n + 2 log2 n - 1), n + 1 exactly for n = 4, and
+     * for n <= 256 the DEPTH the driver chooses (n) is never exhausted: DEPTH - cr stays below it
+     * (no sender ever waits for a credit). */
+    check(c, r.steps >= (uint64_t)n + 1 && r.steps <= (uint64_t)(n + 2 * h - 1),
+          "%s mnb flood: steps %llu outside n+1..n+2h-1 = %lld..%lld", spec, (unsigned long long)r.steps,
+          (long long)(n + 1), (long long)(n + 2 * h - 1));
+    check(c, n != 4 || r.steps == 5, "%s mnb flood n = 4: steps %llu != 5", spec, (unsigned long long)r.steps);
+    check(c, n > 256 || (r.max_outstanding >= 0 && r.max_outstanding < r.max_queue_ub + 3 && r.max_outstanding < n),
+          "%s mnb flood: DEPTH - cr reached %d (DEPTH %lld)", spec, r.max_outstanding, (long long)n);
+    printf("collective: %s mnb flood %llu steps (n + 1 = %lld), queue_peak", spec, (unsigned long long)r.steps,
+           (long long)(n + 1));
+    for (i = 1; i <= h; i++)
+        printf(" %d", r.queue_peak[i]);
+    printf("\n");
 
     r = run(c, t, LCAN_COLL_REDUCE, &o);
     expect_steps(c, t, "reduce", r.steps, (int64_t)h * (h + 1));
@@ -211,8 +245,15 @@ static void test_other(check_ctx *c)
         lcan_coll_opts_default(&o);
         r = run(c, t, LCAN_COLL_BCAST, &o);
         expect_steps(c, t, "bcast", r.steps, 2 * h);
+        o.flood = 0;
         r = run(c, t, LCAN_COLL_MNB, &o);
-        expect_steps(c, t, "mnb", r.steps, ceil_div(N, w1) + 2 * h - 1);
+        expect_steps(c, t, "mnb tree", r.steps, ceil_div(N, w1) + 2 * h - 1);
+        o.flood = 1;
+        r = run(c, t, LCAN_COLL_MNB, &o);
+        /* a leaf receives N - 1 flits over its w1 trees' ports */
+        check(c, r.deliveries == (uint64_t)N * (N - 1) && (int64_t)r.steps >= ceil_div(N - 1, w1),
+              "%s mnb flood: deliveries %llu steps %llu", specs[k], (unsigned long long)r.deliveries,
+              (unsigned long long)r.steps);
         /* farthest first from leaf 0, U0 per tick */
         for (L = h; L >= 1; L--)
             for (d = 1; d < N; d++)
@@ -237,6 +278,7 @@ static void test_other(check_ctx *c)
 typedef struct {
     lcan_net *n;
     int true_max;
+    int level_max[LCAN_MAX_LEVELS + 1]; /* per level of the switch holding the FIFO */
 } wrap_engine;
 
 static lcan_status wrap_tick(void *e, const lcan_in *in, lcan_out *out)
@@ -245,8 +287,13 @@ static lcan_status wrap_tick(void *e, const lcan_in *in, lcan_out *out)
     lcan_status st = lcan_net_tick(w->n, in, out);
     uint32_t gp;
     for (gp = 0; gp < w->n->g.n_port; gp++)
-        if (!(w->n->g.peer[gp] & LCAN_PEER_LEAF) && (int)w->n->fcount[gp] > w->true_max)
-            w->true_max = (int)w->n->fcount[gp];
+        if (!(w->n->g.peer[gp] & LCAN_PEER_LEAF)) {
+            int l = lcan_geom_port_level(&w->n->g, gp);
+            if ((int)w->n->fcount[gp] > w->true_max)
+                w->true_max = (int)w->n->fcount[gp];
+            if ((int)w->n->fcount[gp] > w->level_max[l])
+                w->level_max[l] = (int)w->n->fcount[gp];
+        }
     return st;
 }
 
@@ -255,8 +302,9 @@ static size_t wrap_debug(void *e, uint8_t *buf, size_t len)
     return lcan_net_debug_dump(((wrap_engine *)e)->n, buf, len);
 }
 
-static void test_queue(check_ctx *c, const char *spec, lcan_coll_op op, int depth)
+static void test_queue(check_ctx *c, const char *spec, lcan_coll_op op, int depth, int flood)
 {
+    int l;
     lcan_topo *t = topo(c, spec);
     lcan_cfg cfg;
     wrap_engine w;
@@ -266,6 +314,7 @@ static void test_queue(check_ctx *c, const char *spec, lcan_coll_op op, int dept
     if (t == NULL)
         return;
     lcan_coll_opts_default(&o);
+    o.flood = flood;
     lcan_collective_engine_cfg(t, op, &o, &o.payload_w, NULL);
     o.depth = depth;
     o.debug = wrap_debug;
@@ -284,6 +333,10 @@ static void test_queue(check_ctx *c, const char *spec, lcan_coll_op op, int dept
     check(c, r.max_queue <= w.true_max && w.true_max <= r.max_queue_ub,
           "%s %s depth %d: inferred max_queue %d..%d but the FIFOs peaked at %d", spec, lcan_coll_op_name(op), depth,
           r.max_queue, r.max_queue_ub, w.true_max);
+    for (l = 1; l <= lcan_topo_levels(t); l++)
+        check(c, r.queue_peak[l] <= w.level_max[l] && w.level_max[l] <= r.queue_peak_ub[l],
+              "%s %s depth %d flood %d level %d: queue_peak %d..%d but the FIFOs peaked at %d", spec,
+              lcan_coll_op_name(op), depth, flood, l, r.queue_peak[l], r.queue_peak_ub[l], w.level_max[l]);
     lcan_net_free(w.n);
     lcan_topo_free(t);
 }
@@ -349,11 +402,14 @@ int main(void)
     test_bft(&c, 10, cap, 1);
     test_capacity(&c);
     test_other(&c);
-    test_queue(&c, "bft(5;1,1,1,1,1)", LCAN_COLL_MNB, 32);
-    test_queue(&c, "bft(5;1,1,1,1,1)", LCAN_COLL_MNB, 4);
-    test_queue(&c, "cm5", LCAN_COLL_MNB, 64);
-    test_queue(&c, "kary(4,3)", LCAN_COLL_ALLTOALL, 4);
-    test_queue(&c, "bft(6;1,2,4,8,16,32)", LCAN_COLL_ALLTOALL, 4);
+    for (i = 0; i <= 1; i++) {
+        test_queue(&c, "bft(5;1,1,1,1,1)", LCAN_COLL_MNB, 32, i);
+        test_queue(&c, "bft(5;1,1,1,1,1)", LCAN_COLL_MNB, 4, i);
+        test_queue(&c, "bft(7;1,1,1,1,1,1,1)", LCAN_COLL_MNB, 128, i);
+        test_queue(&c, "cm5", LCAN_COLL_MNB, 64, i);
+    }
+    test_queue(&c, "kary(4,3)", LCAN_COLL_ALLTOALL, 4, 1);
+    test_queue(&c, "bft(6;1,2,4,8,16,32)", LCAN_COLL_ALLTOALL, 4, 1);
     test_tree003(&c);
     return check_done(&c);
 }

@@ -18,6 +18,7 @@
 #include "check.h"
 #include "geom.h"
 #include "netio.h"
+#include "sigma_ref.h"
 
 static check_ctx C = {"test_net_circuit", 0, 0};
 
@@ -290,10 +291,27 @@ static void drop_cases(void)
 }
 
 /* LFSR offsets end to end (spec 5): the first request a level-1 switch ever sees uses
- * s = seed ^ salt(1, x), salt and field extraction computed here. A lone header going up takes upper
+ * s = the reset value of spec 5 (seed hashes rotated by salt(1, x) bits, XOR salt), salt, hashes and
+ * field extraction computed here. A lone header going up takes upper
  * r_up = red(s[15:8] & (2^clog2(U1)-1), U1); a lone header turning at level 1 leaves on parallel link
  * r_dn = red(s[23:16] & (2^clog2(p1)-1), p1); two headers from inputs 0 and 1 going up: input 1 goes
  * first iff it comes before input 0 in the order r_in, r_in+1, .. (r_in = red(s[7:0] & .., P1)). */
+static uint32_t t_rotl(uint32_t x, unsigned r) { r &= 31u; return r ? (x << r) | (x >> (32u - r)) : x; }
+static uint32_t t_mix(uint32_t x)
+{
+    uint32_t t = x + (t_rotl(x, 7) ^ t_rotl(x, 19));
+    uint32_t y = t + (t_rotl(t, 13) ^ t_rotl(t, 27));
+    return y ^ (y >> 16);
+}
+
+/* spec 5's reset value of switch (level 1, index x), written here from the spec */
+static uint32_t t_seeded(uint32_t seed, uint32_t x)
+{
+    uint32_t salt = 0x9E3779B9u + x * 0x85EBCA6Bu + 0x6A09E667u;
+    uint32_t h1 = t_mix(seed), h2 = t_mix(h1), h3 = t_mix(h2);
+    return t_rotl(h1, salt & 31u) ^ t_rotl(h2, (salt >> 5) & 31u) ^ t_rotl(h3, (salt >> 10) & 31u) ^ salt;
+}
+
 static int red_field(uint32_t s, int shift, int n)
 {
     int b = 0;
@@ -304,26 +322,34 @@ static int red_field(uint32_t s, int shift, int n)
     return (int)(r >= (uint32_t)n ? r - (uint32_t)n : r);
 }
 
-static void offsets(const char *spec)
+static void offsets(const char *spec, lcan_up_choice uc)
 {
     lcan_topo *t = parse(spec);
     netio io;
+    lcan_cfg cfg;
     int m1, w1, p1, D1, U1, P1, h;
     uint32_t seed;
-    if (t == NULL || !netio_open(&io, t, NULL))
+    lcan_cfg_default(&cfg);
+    cfg.up_choice = uc;
+    if (t == NULL || !netio_open(&io, t, &cfg))
         return;
     m1 = lcan_topo_m(t, 1); w1 = lcan_topo_w(t, 1); p1 = lcan_topo_p(t, 1); h = io.h;
     D1 = m1 * p1; U1 = h > 1 ? lcan_topo_w(t, 2) * lcan_topo_p(t, 2) : 0; P1 = D1 + U1;
     for (seed = 0; seed < 300; seed++) {
         uint32_t s = (seed * 37u) % io.N, lp = seed % (uint32_t)io.U0, y = lp / (uint32_t)p1, k = lp % (uint32_t)p1;
         uint32_t x = y + (uint32_t)w1 * (s / (uint32_t)m1), st, far = (s + io.N / 2) % io.N, near, q;
-        int in0 = (int)(s % (uint32_t)m1) * p1 + (int)k, j, r_up, r_dn, r_in, ok = 1;
-        st = seed ^ ((uint32_t)1 * 0x9E3779B9u + x * 0x85EBCA6Bu + 0x6A09E667u);
+        int in0 = (int)(s % (uint32_t)m1) * p1 + (int)k, j, r_up, r_dn, r_in, ok = 1, up1, up2;
+        int sigma[128] = {0};
+        st = t_seeded(seed, x);
         if (st == 0)
             st = 1;
         r_in = red_field(st, 0, P1);
         r_up = red_field(st, 8, U1);
         r_dn = red_field(st, 16, p1);
+        /* the first and second upper of class UP's scan (spec 6): sigma order or a rotation */
+        ref_sigma(st, U1, sigma);
+        up1 = uc == LCAN_UP_UNIFORM ? sigma[0] : r_up;
+        up2 = U1 < 2 ? -1 : uc == LCAN_UP_UNIFORM ? sigma[1] : (r_up + 1) % U1;
         /* up: a lone header to a leaf in the other top subtree */
         netio_reset(&io, seed);
         netio_idle(&io);
@@ -333,8 +359,8 @@ static void offsets(const char *spec)
         netio_idle(&io);
         netio_tick(&io);
         for (j = 0; j < U1; j++)
-            ok = ok && lcan_net_debug(io.net, 1, x, D1 + j) == (j == r_up ? 0x80 | in0 : 0);
-        check(&C, ok, "%s seed %u: lone header from leaf %u took an upper other than r_up = %d", spec, seed, s, r_up);
+            ok = ok && lcan_net_debug(io.net, 1, x, D1 + j) == (j == up1 ? 0x80 | in0 : 0);
+        check(&C, ok, "%s uc %d seed %u: lone header from leaf %u took an upper other than %d", spec, uc, seed, s, up1);
         /* turning at level 1 (another leaf under the same level-1 switch): parallel link r_dn */
         near = s - s % (uint32_t)m1 + (s % (uint32_t)m1 + 1u) % (uint32_t)m1;
         netio_reset(&io, seed);
@@ -366,9 +392,10 @@ static void offsets(const char *spec)
             netio_tick(&io);
             netio_idle(&io);
             netio_tick(&io);
-            ok = lcan_net_debug(io.net, 1, x, D1 + r_up) == (0x80 | first) &&
-                 lcan_net_debug(io.net, 1, x, D1 + (r_up + 1) % U1) == (0x80 | second);
-            check(&C, ok, "%s seed %u: rotated requester order (r_in %d, r_up %d)", spec, seed, r_in, r_up);
+            ok = lcan_net_debug(io.net, 1, x, D1 + up1) == (0x80 | first) &&
+                 lcan_net_debug(io.net, 1, x, D1 + up2) == (0x80 | second);
+            check(&C, ok, "%s uc %d seed %u: rotated requester order (r_in %d, uppers %d %d)", spec, uc, seed, r_in,
+                  up1, up2);
         }
     }
     netio_close(&io);
@@ -377,11 +404,17 @@ static void offsets(const char *spec)
 
 int main(void)
 {
-    offsets("lcan(2,2,16)");
-    offsets("lcan(4,4,64)");
-    offsets("pgft(2;3,4;2,3;2,1)");
-    offsets("cm5");
-    offsets("pgft(3;3,3,2;2,3,2;3,2,2)");
+    {
+        int uc;
+        for (uc = LCAN_UP_ROTATE; uc <= LCAN_UP_UNIFORM; uc++) {
+            offsets("lcan(2,2,16)", (lcan_up_choice)uc);
+            offsets("lcan(4,4,64)", (lcan_up_choice)uc);
+            offsets("lcan(2,5,16)", (lcan_up_choice)uc);
+            offsets("pgft(2;3,4;2,3;2,1)", (lcan_up_choice)uc);
+            offsets("cm5", (lcan_up_choice)uc);
+            offsets("pgft(3;3,3,2;2,3,2;3,2,2)", (lcan_up_choice)uc);
+        }
+    }
     pairs("lcan(2,2,16)", 0);
     pairs("lcan(4,2,64)", 0);
     pairs("lcan(2,4,16)", 0);

@@ -10,7 +10,8 @@
  *    negative, every unicast arrives exactly once at its destination with its payload, every
  *    broadcast reaches every leaf exactly once, and the network drains back to full credit;
  *  - broadcast on tree t < w1 from any leaf reaches every leaf, on leaf port t*p1, as an output of
- *    tick t_inj + 2h - 1 (2h ticks in the network, like a unicast with L = h).
+ *    tick t_inj + 2h - 1 (2h ticks in the network, like a unicast with L = h); a flooding broadcast
+ *    (head = 1) reaches every leaf but the source, at t_inj + 2L - 1 (heavy traffic mixes both).
  */
 #include <stdio.h>
 
@@ -148,7 +149,7 @@ static void heavy(const char *spec, int depth, int bcast_per_mille, int T)
     lcan_topo *t = parse(spec);
     netio io;
     unsigned long long rng = 99;
-    uint32_t *dest, *got, next = 0, q, id;
+    uint32_t *dest, *got, *src, next = 0, q, id;
     uint8_t *isb;
     long injected = 0, ejected = 0, lost = 0, dup = 0, wrong = 0, credit_bad = 0, bc_inj = 0;
     int tau, w1, p1;
@@ -158,6 +159,7 @@ static void heavy(const char *spec, int depth, int bcast_per_mille, int T)
     w1 = lcan_topo_w(t, 1);
     p1 = lcan_topo_p(t, 1);
     dest = malloc(MAXID * sizeof *dest);
+    src = malloc(MAXID * sizeof *src);
     got = calloc(MAXID, sizeof *got);
     isb = calloc(MAXID, 1);
     netio_reset(&io, 11);
@@ -165,15 +167,17 @@ static void heavy(const char *spec, int depth, int bcast_per_mille, int T)
         netio_idle(&io);
         for (q = 0; q < io.NP && tau <= T; q++) {
             int b = (int)(test_rng(&rng) % 1000) < bcast_per_mille, tree = (int)(q % (uint32_t)io.U0) / p1;
+            int fl = b && (test_rng(&rng) & 1u); /* half of the broadcasts flood (spec 8.6) */
             if (b && (int)(q % (uint32_t)io.U0) != tree * p1)
-                b = 0; /* broadcasts only on a tree's port t*p1 */
+                b = fl = 0; /* broadcasts only on a tree's port t*p1 */
             if (!io.inj_ready[q] || next >= MAXID)
                 continue; /* offered only when ready, so every offered flit is taken */
             id = next++;
-            isb[id] = (uint8_t)b;
+            isb[id] = (uint8_t)(b + fl); /* 1 tree, 2 flooding */
+            src[id] = q / (uint32_t)io.U0;
             dest[id] = b ? (uint32_t)tree : (uint32_t)(test_rng(&rng) % io.N);
             io.inj_valid[q] = 1;
-            io.inj_flit[q] = lcan_flit(io.net, 0, b, b ? dest[id] : test_pack(t, dest[id]), id);
+            io.inj_flit[q] = lcan_flit(io.net, fl, b, b ? dest[id] : test_pack(t, dest[id]), id);
             injected++;
             bc_inj += b;
         }
@@ -190,7 +194,8 @@ static void heavy(const char *spec, int depth, int bcast_per_mille, int T)
             }
             if (isb[id]) {
                 if (!lcan_flit_bcast(io.net, io.ej_flit[q]) || lcan_flit_dest(io.net, io.ej_flit[q]) != dest[id] ||
-                    q % (uint32_t)io.U0 != dest[id] * (uint32_t)p1)
+                    q % (uint32_t)io.U0 != dest[id] * (uint32_t)p1 ||
+                    lcan_flit_head(io.net, io.ej_flit[q]) != (isb[id] == 2) || (isb[id] == 2 && leaf == src[id]))
                     wrong++;
             } else if (leaf != dest[id] || lcan_flit_dest(io.net, io.ej_flit[q]) != test_pack(t, dest[id]) ||
                        lcan_flit_bcast(io.net, io.ej_flit[q])) {
@@ -201,7 +206,7 @@ static void heavy(const char *spec, int depth, int bcast_per_mille, int T)
         credit_bad += !credits_ok(&io, depth, 0);
     }
     for (id = 0; id < next; id++) {
-        uint32_t want = isb[id] ? io.N : 1;
+        uint32_t want = isb[id] == 2 ? io.N - 1 : isb[id] ? io.N : 1;
         lost += got[id] < want;
         dup += got[id] > want;
     }
@@ -215,6 +220,7 @@ static void heavy(const char *spec, int depth, int bcast_per_mille, int T)
     printf("test_net_packet: %s DEPTH %d uniform random: %.3f flits/port/tick accepted, %ld broadcasts\n", spec, depth,
            (double)(injected - bc_inj) / ((double)T * io.NP), bc_inj);
     free(dest);
+    free(src);
     free(got);
     free(isb);
     netio_close(&io);
@@ -264,6 +270,54 @@ static void bcast(const char *spec)
     lcan_topo_free(t);
 }
 
+/* Flooding broadcast (spec 8.6) on tree t from leaf s, idle network: every leaf r != s receives it
+ * once, on leaf port t*p1, as an output of tick t_inj + 2L - 1 (L = LCA level of s and r, from
+ * digits here), the source never; one copy climbs per level below the top and level l writes
+ * m_l*..*m_h - 1 down copies; credits all return. */
+static void flood(const char *spec)
+{
+    lcan_topo *t = parse(spec);
+    netio io;
+    int w1, p1, tree, tau, l;
+    uint32_t s, q;
+    if (t == NULL || !open_packet(&io, t, 2, 16))
+        return;
+    w1 = lcan_topo_w(t, 1);
+    p1 = lcan_topo_p(t, 1);
+    for (tree = 0; tree < w1; tree++)
+        for (s = 0; s < io.N; s += 1 + io.N / 7) {
+            uint32_t qs = s * (uint32_t)io.U0 + (uint32_t)(tree * p1);
+            uint64_t f = lcan_flit(io.net, 1, 1, (uint32_t)tree, 0x6000u + s);
+            long seen = 0, bad = 0;
+            int ok;
+            uint32_t prod = 1;
+            netio_reset(&io, s + 7u);
+            for (tau = 1; tau <= 2 * io.h + 3; tau++) {
+                netio_idle(&io);
+                if (tau == 1) {
+                    io.inj_valid[qs] = 1;
+                    io.inj_flit[qs] = f;
+                }
+                netio_tick(&io);
+                for (q = 0; q < io.NP; q++) {
+                    uint32_t r = q / (uint32_t)io.U0;
+                    int exp = r != s && tau == 2 * test_lca(t, s, r) && q % (uint32_t)io.U0 == (uint32_t)(tree * p1);
+                    seen += io.ej_valid[q];
+                    bad += io.ej_valid[q] != exp || (exp && io.ej_flit[q] != f);
+                }
+            }
+            ok = bad == 0 && seen == (long)io.N - 1 && credits_ok(&io, 2, 1);
+            for (l = io.h; l >= 1; l--) {
+                prod *= (uint32_t)lcan_topo_m(t, l);
+                ok = ok && io.cnt_down[l - 1] == prod - 1 && io.cnt_up[l - 1] == (uint32_t)(l < io.h);
+            }
+            check(&C, ok, "%s: flooding broadcast tree %d from leaf %u: %ld arrivals (N-1=%u), %ld misplaced/mistimed",
+                  spec, tree, s, seen, io.N - 1, bad);
+        }
+    netio_close(&io);
+    lcan_topo_free(t);
+}
+
 int main(void)
 {
     static const char *specs[] = {"lcan(2,2,16)", "lcan(4,2,64)", "lcan(2,4,16)", "bft(3;1,2,4)",
@@ -282,12 +336,17 @@ int main(void)
         r = identity_rate(specs[i], 1);
         check(&C, r > 0.33 && r < 0.34, "%s identity DEPTH 1: %.4f flits/port/tick (expected 1/3)", specs[i], r);
         bcast(specs[i]);
+        flood(specs[i]);
     }
+    flood("bft(4;1,2,4,8)");
+    flood("pgft(3;3,3,2;2,3,2;3,2,2)");
     heavy("lcan(2,2,64)", 4, 0, 2000);
     heavy("lcan(4,2,64)", 1, 0, 1000);
     heavy("pgft(2;3,4;2,3;2,1)", 2, 20, 2000);
     heavy("cm5", 3, 0, 400);
     heavy("cm5", 4, 2, 300);
     heavy("xgft(2;4,4;1,2)", 4, 30, 2000);
+    heavy("bft(4;1,1,1,1)", 4, 300, 600);
+    heavy("pgft(3;3,3,2;2,3,2;3,2,2)", 3, 100, 600);
     return check_done(&C);
 }

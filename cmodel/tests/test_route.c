@@ -1,6 +1,6 @@
 /*
  * test_route.c - the pass driver of spec 7.5: lcan_route_perm on the model (tick level) and
- * lcan_route_perm_fast (event driven) must agree exactly; identity routes in one pass; random and
+ * lcan_route_perm_fast (event driven) must agree exactly, with UP_CHOICE rotate and uniform; identity routes in one pass; random and
  * worst-case permutations complete without data errors; pass-0 deliveries seen by the counters equal
  * the sources satisfied by acks; for d = u = 2 the first-pass fraction lies near the recurrence of
  * seed 004 section 5 (computed here).
@@ -68,7 +68,8 @@ static void make_perm(const lcan_topo *t, int kind, unsigned long long *rng, uin
 static const char *kind_name[] = {"identity", "random", "worst"};
 
 /* Route one permutation with both engines and compare. */
-static void both(const lcan_topo *t, const char *spec, int kind, uint32_t perm_seed, uint32_t net_seed)
+static void both(const lcan_topo *t, const char *spec, int kind, uint32_t perm_seed, uint32_t net_seed,
+                 lcan_up_choice uc)
 {
     int h = lcan_topo_levels(t), l;
     uint32_t N = lcan_topo_leaves(t);
@@ -92,6 +93,7 @@ static void both(const lcan_topo *t, const char *spec, int kind, uint32_t perm_s
     w.NP = lcan_topo_ports(t);
     make_perm(t, kind, &rng, perm);
     lcan_cfg_default(&cfg);
+    cfg.up_choice = uc;
     check(&C, lcan_net_new(t, &cfg, &net) == LCAN_OK, "%s: lcan_net_new", spec);
     memset(&a, 0, sizeof a);
     memset(&b, 0, sizeof b);
@@ -99,11 +101,11 @@ static void both(const lcan_topo *t, const char *spec, int kind, uint32_t perm_s
     b.stage_occ = occ_b;
     w.net = net;
     sa = lcan_route_perm(t, cfg.payload_w, tick_model, &w, perm, net_seed, 200, &a);
-    sb = lcan_route_fast_trace(t, perm, net_seed, 200, &b, pass_b);
+    sb = lcan_route_fast_trace(t, perm, net_seed, 200, uc, &b, pass_b);
     for (s = 0; s < N; s++)
         differ += w.pass_of[s] != pass_b[s];
-    check(&C, differ == 0, "%s %s seed %u: %u sources satisfied in different passes", spec, kind_name[kind], net_seed,
-          differ);
+    check(&C, differ == 0, "%s %s seed %u uc %d: %u sources satisfied in different passes", spec, kind_name[kind],
+          net_seed, uc, differ);
     check(&C, sa == LCAN_OK && sb == LCAN_OK, "%s %s seed %u: status %d / %d", spec, kind_name[kind], net_seed, sa, sb);
     check(&C, a.passes >= 1, "%s %s: passes %d", spec, kind_name[kind], a.passes);
     check(&C, a.passes == b.passes && a.first_pass == b.first_pass && a.ticks == b.ticks,
@@ -147,7 +149,7 @@ static double recurrence(int d, int u, int h)
     return p;
 }
 
-static void band(const char *spec, int d, int u, int trials)
+static void band(const char *spec, int d, int u, int trials, lcan_up_choice uc)
 {
     lcan_topo *t = parse(spec);
     uint32_t N, *perm;
@@ -163,11 +165,12 @@ static void band(const char *spec, int d, int u, int trials)
         lcan_route_result r;
         memset(&r, 0, sizeof r);
         make_perm(t, 2, &rng, perm);
-        check(&C, lcan_route_perm_fast(t, perm, 77u + (uint32_t)k, 1000, &r) == LCAN_OK, "%s worst: completes", spec);
+        check(&C, lcan_route_perm_fast(t, perm, 77u + (uint32_t)k, 1000, uc, &r) == LCAN_OK, "%s worst: completes", spec);
         sum += (double)r.first_pass / N;
     }
     sum /= trials;
-    printf("test_route: %s worst-case first-pass fraction %.4f, recurrence p(h) %.4f\n", spec, sum, ph);
+    printf("test_route: %s (%s) worst-case first-pass fraction %.4f, recurrence p(h) %.4f\n", spec,
+           uc == LCAN_UP_ROTATE ? "rotate" : "uniform", sum, ph);
     check(&C, sum > 0.75 * ph && sum < 1.6 * ph, "%s: first-pass fraction %.4f far from recurrence %.4f", spec, sum, ph);
     free(perm);
     lcan_topo_free(t);
@@ -180,22 +183,39 @@ int main(void)
                                   "pgft(3;4,4,4;1,2,1;1,2,2)", "bft(4;1,2,2,4)", "pgft(2;4,8;1,1;1,4)"};
     size_t i;
     uint32_t sd;
-    for (i = 0; i < sizeof specs / sizeof specs[0]; i++) {
-        lcan_topo *t = parse(specs[i]);
-        if (t == NULL)
-            continue;
-        both(t, specs[i], 0, 1, 5);
-        for (sd = 0; sd < 12; sd++) {
-            both(t, specs[i], 1, 100 + sd, 0xC0FFEEu * sd + 1u);
-            both(t, specs[i], 2, 200 + sd, 0xBEEFu * sd + 3u);
+    int uc;
+    for (uc = LCAN_UP_ROTATE; uc <= LCAN_UP_UNIFORM; uc++) {
+        for (i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+            lcan_topo *t = parse(specs[i]);
+            if (t == NULL)
+                continue;
+            both(t, specs[i], 0, 1, 5, (lcan_up_choice)uc);
+            for (sd = 0; sd < 12; sd++) {
+                both(t, specs[i], 1, 100 + sd, 0xC0FFEEu * sd + 1u, (lcan_up_choice)uc);
+                both(t, specs[i], 2, 200 + sd, 0xBEEFu * sd + 3u, (lcan_up_choice)uc);
+            }
+            lcan_topo_free(t);
         }
-        lcan_topo_free(t);
-    }
-    {   /* a bigger one, a few seeds */
-        lcan_topo *t = parse("lcan(2,2,1024)");
-        for (sd = 0; t != NULL && sd < 3; sd++)
-            both(t, "lcan(2,2,1024)", 2, 300 + sd, sd);
-        lcan_topo_free(t);
+        {   /* a bigger one, a few seeds */
+            lcan_topo *t = parse("lcan(2,2,1024)");
+            for (sd = 0; t != NULL && sd < 3; sd++)
+                both(t, "lcan(2,2,1024)", 2, 300 + sd, sd, (lcan_up_choice)uc);
+            lcan_topo_free(t);
+        }
+        {   /* uppers of 3 and 5 (sigma's non-power-of-two draws) and 8 */
+            lcan_topo *t = parse("lcan(2,3,16)");
+            for (sd = 0; t != NULL && sd < 12; sd++)
+                both(t, "lcan(2,3,16)", 2, 400 + sd, 0x51u * sd + 7u, (lcan_up_choice)uc);
+            lcan_topo_free(t);
+            t = parse("lcan(2,5,16)");
+            for (sd = 0; t != NULL && sd < 12; sd++)
+                both(t, "lcan(2,5,16)", 1, 500 + sd, 0x53u * sd + 9u, (lcan_up_choice)uc);
+            lcan_topo_free(t);
+            t = parse("lcan(4,8,64)");
+            for (sd = 0; t != NULL && sd < 6; sd++)
+                both(t, "lcan(4,8,64)", 2, 600 + sd, 0x57u * sd + 11u, (lcan_up_choice)uc);
+            lcan_topo_free(t);
+        }
     }
     {   /* a pass limit that cannot be met is reported */
         lcan_topo *t = parse("lcan(2,2,256)");
@@ -204,13 +224,14 @@ int main(void)
         lcan_route_result r;
         memset(&r, 0, sizeof r);
         make_perm(t, 2, &rng, perm);
-        check(&C, lcan_route_perm_fast(t, perm, 1, 1, &r) == LCAN_ERR_STALL && r.passes == 1,
+        check(&C, lcan_route_perm_fast(t, perm, 1, 1, LCAN_UP_UNIFORM, &r) == LCAN_ERR_STALL && r.passes == 1,
               "stall: status/passes %d", r.passes);
         perm[0] = perm[1];
-        check(&C, lcan_route_perm_fast(t, perm, 1, 10, &r) == LCAN_ERR_ARG, "non-permutation rejected");
+        check(&C, lcan_route_perm_fast(t, perm, 1, 10, LCAN_UP_UNIFORM, &r) == LCAN_ERR_ARG, "non-permutation rejected");
         lcan_topo_free(t);
     }
-    band("lcan(2,2,1024)", 2, 2, 20);
-    band("lcan(2,2,65536)", 2, 2, 2);
+    band("lcan(2,2,1024)", 2, 2, 20, LCAN_UP_UNIFORM);
+    band("lcan(2,2,1024)", 2, 2, 20, LCAN_UP_ROTATE);
+    band("lcan(2,2,65536)", 2, 2, 2, LCAN_UP_UNIFORM);
     return check_done(&C);
 }

@@ -1,7 +1,8 @@
 /*
  * test_traffic_fast.c - the event-driven packet-mode tick (net_packet.c fast path, net.c) against
  * the full-scan tick it replaces, every output and the whole debug view on every tick: random
- * unicast and broadcast traffic at low and saturating rates, idle phases, resets, on networks with
+ * unicast and broadcast (tree and flooding) traffic at low and saturating rates, UP_CHOICE rotate
+ * and uniform, idle phases, resets, on networks with
  * parallel links, several uppers and w1 > 1. The reference is the same network with n->fast = 0
  * (the original per-switch code, every switch every tick). A third network, fast, is given only
  * some of the output arrays (the others NULL): the ones given must still be the same.
@@ -14,7 +15,7 @@
 #include "net_internal.h"
 
 static void run(check_ctx *c, const char *spec, int depth, double rate, double brate, int ticks,
-                unsigned long long seed)
+                unsigned long long seed, lcan_up_choice uc)
 {
     lcan_topo *t;
     lcan_net *a, *b, *c3;
@@ -36,6 +37,7 @@ static void run(check_ctx *c, const char *spec, int depth, double rate, double b
     lcan_cfg_default(&cfg);
     cfg.mode = LCAN_PACKET;
     cfg.depth = depth;
+    cfg.up_choice = uc;
     lcan_net_new(t, &cfg, &a);
     lcan_net_new(t, &cfg, &b);
     lcan_net_new(t, &cfg, &c3);
@@ -82,7 +84,8 @@ static void run(check_ctx *c, const char *spec, int depth, double rate, double b
                 iv[q] = 1;
                 u = (double)(test_rng(&seed) >> 11) / 9007199254740992.0;
                 if (u < brate && (int)(q % (uint32_t)U0) % p1 == 0 && (int)(q % (uint32_t)U0) / p1 < w1)
-                    fl[q] = lcan_flit(a, 0, 1, (q % (uint32_t)U0) / (uint32_t)p1, (uint32_t)k);
+                    fl[q] = lcan_flit(a, (int)(test_rng(&seed) & 1u), 1, (q % (uint32_t)U0) / (uint32_t)p1,
+                                      (uint32_t)k); /* head = 1: flooding (spec 8.6), 0: tree */
                 else
                     fl[q] = lcan_flit(a, 0, 0, lcan_topo_pack(t, (uint32_t)(test_rng(&seed) % N)), s ^ (uint32_t)k);
                 if (test_rng(&seed) % 1000 == 0) /* now and then an invalid destination digit */
@@ -97,8 +100,8 @@ static void run(check_ctx *c, const char *spec, int depth, double rate, double b
             memcmp(da, db, nd) || memcmp(cua, cub, (size_t)lcan_topo_levels(t) * 4) ||
             memcmp(cda, cdb, (size_t)lcan_topo_levels(t) * 4) || memcmp(ea, ec, NP))
             bad = 1;
-        check(c, !bad, "%s depth %d rate %g bcast %g: fast and full-scan ticks differ at tick %d", spec, depth, rate,
-              brate, k);
+        check(c, !bad, "%s depth %d rate %g bcast %g uc %d: fast and full-scan ticks differ at tick %d", spec, depth,
+              rate, brate, uc, k);
     }
     free(iv); free(ra); free(rb); free(ea); free(eb); free(aa); free(ab); free(fl); free(fa); free(fb); free(da); free(db); free(ec);
     lcan_net_free(a);
@@ -111,13 +114,17 @@ int main(void)
 {
     check_ctx c = {"test_traffic_fast", 0, 0};
     static const char *specs[] = {"kary(4,3)", "lcan(2,2,8)", "cm5", "bft(6;1,2,4,8,16,32)", "xgft(2;4,4;2,3)",
-                                  "pgft(3;2,2,2;2,2,1;2,1,2)", "lcan(4,2,64)"};
+                                  "pgft(3;2,2,2;2,2,1;2,1,2)", "lcan(4,2,64)", "lcan(2,5,32)"};
     size_t k;
-    for (k = 0; k < sizeof specs / sizeof specs[0]; k++) {
-        run(&c, specs[k], 4, 0.05, 0.02, 1500, 11 + k);
-        run(&c, specs[k], 4, 0.9, 0.01, 1500, 21 + k);
-        run(&c, specs[k], 1, 0.5, 0.05, 800, 31 + k);
-        run(&c, specs[k], 3, 0.3, 0.0, 800, 41 + k);
-    }
+    int uc;
+    for (uc = LCAN_UP_ROTATE; uc <= LCAN_UP_UNIFORM; uc++)
+        for (k = 0; k < sizeof specs / sizeof specs[0]; k++) {
+            lcan_up_choice u = (lcan_up_choice)uc;
+            run(&c, specs[k], 4, 0.05, 0.02, 1500, 11 + k, u);
+            run(&c, specs[k], 4, 0.9, 0.01, 1500, 21 + k, u);
+            run(&c, specs[k], 1, 0.5, 0.05, 800, 31 + k, u);
+            run(&c, specs[k], 3, 0.3, 0.0, 800, 41 + k, u);
+            run(&c, specs[k], 8, 0.2, 0.3, 600, 51 + k, u); /* mostly broadcasts, half of them flooding */
+        }
     return check_done(&c);
 }

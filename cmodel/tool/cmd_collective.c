@@ -5,7 +5,7 @@
  * round-model simulator, model only). docs/collectives.md lists the commands behind every number.
  *
  * Engine model: lcan_collective_run_model (packet mode, DEPTH 4, mnb min(255, max(4, N)), or
- * --depth if larger). Engines rtl and icarus run tb/lcan-rtl with the same arguments (after they
+ * --depth if larger; UP_CHOICE --up-choice; mnb / bcast flooding unless --broadcast tree). Engines rtl and icarus run tb/lcan-rtl with the same arguments (after they
  * are checked), which drives lcan_collective_run through the RTL in lockstep.
  */
 #include <stdio.h>
@@ -25,6 +25,12 @@ static const char usage[] =
     "  --root R        root leaf of bcast / scatter / gather / reduce (default 0)\n"
     "  --flits K       bcast: K flits (default 1)\n"
     "  --trees T       bcast: spread the flits over T edge-disjoint trees, 1..w1 (default 1)\n"
+    "  --broadcast B   mnb / bcast --algo hw: flood (default; spec 8.6, seed 000 section 4: every\n"
+    "                  switch forwards to every other direction of the tree, every leaf but the\n"
+    "                  source gets it, n - 1 copies) or tree (spec 8.5: up to the top, then down to\n"
+    "                  every leaf, the source included, n copies)\n"
+    "  --up-choice C   which upper a unicast going up gets (spec 6, UP_CHOICE): uniform (default)\n"
+    "                  or rotate\n"
     "  --algo A        bcast: hw (broadcast trees, default), binomial (= leaves: leaves forward along\n"
     "                  a binomial tree, seed 001's O(log^2 N) round program) or recursive (seed 001's\n"
     "                  Broadcast / Sparse-Broadcast, Algorithms 1-2, round model, O(log N loglog N)\n"
@@ -38,7 +44,9 @@ static const char usage[] =
     "                  round (needs channel capacity; a violation is refused, seed 001)\n"
     "  --depth D       DEPTH of the packet FIFOs, 1..255 (default 4; mnb min(255, max(4, N)))\n"
     "  --seed S        network seed on the reset tick, 0..2^32-1 (default 1)\n"
-    "  --engine E      model (default), rtl (Verilator) or icarus; rtl/icarus run tb/lcan-rtl\n"
+    "  --engine E      model (default), rtl (Verilator) or icarus; rtl/icarus run tb/lcan-rtl;\n"
+    "                  paper: --op mnb as seed 000 states it (flooding with a queue per outgoing\n"
+    "                  link, the paper's step model on this network's graph; trees only, MODEL ONLY)\n"
     "  --cbt H         seed 003: a complete binary tree of 2^(H+1)-1 processors, H = 1..8 (MODEL\n"
     "                  ONLY - our networks have no processors at inner nodes)\n"
     "  --ideal H       seed 001's ideal fat-tree of N = 2^H leaves, H = 1..20 (MODEL ONLY, no network):\n"
@@ -54,12 +62,13 @@ static const char usage[] =
     "  --progress      progress on stderr (default: only when stderr is a terminal); mnb and\n"
     "                  alltoall show the time left from the deliveries so far\n"
     "  --json          one JSON object: op, spec, engine, steps, paper_steps, paper_ref, max_queue,\n"
-    "                  messages, correct, and the details (--cbt, --ideal: one object with a rows\n"
-    "                  array)\n";
+    "                  queue_peak (per level), messages, broadcast, up_choice, correct, and the\n"
+    "                  details (--cbt, --ideal: one object with a rows array)\n";
 
 typedef struct {
-    const char *spec, *engine, *op_name, *algo, *combine, *mem_limit, *sched, *wname;
+    const char *spec, *engine, *op_name, *algo, *combine, *mem_limit, *sched, *wname, *broadcast;
     lcan_coll_op op;
+    lcan_up_choice up_choice;
     long root, flits, trees, compact, depth, cbt, ideal;
     uint64_t seed;
     int json, phased, has_op, check, progress;
@@ -68,7 +77,7 @@ typedef struct {
 static int parse_args(int argc, char **argv, coll_args *a)
 {
     const char *root = NULL, *flits = NULL, *trees = NULL, *compact = NULL, *depth = NULL, *seed = NULL,
-               *cbt = NULL, *ideal = NULL;
+               *cbt = NULL, *ideal = NULL, *uc = NULL;
     int r;
     memset(a, 0, sizeof *a);
     a->engine = "model";
@@ -89,7 +98,8 @@ static int parse_args(int argc, char **argv, coll_args *a)
             {"--seed", NULL, &seed},            {"--engine", NULL, &a->engine},
             {"--cbt", NULL, &cbt},              {"--sched", NULL, &a->sched},
             {"--mem-limit", NULL, &a->mem_limit}, {"--ideal", NULL, &ideal},
-            {"--w", NULL, &a->wname},
+            {"--w", NULL, &a->wname},           {"--broadcast", NULL, &a->broadcast},
+            {"--up-choice", NULL, &uc},
         };
         r = tool_parse_args("collective", argc, argv, usage, opts, sizeof opts / sizeof opts[0], &a->spec);
         if (r != 0)
@@ -156,6 +166,19 @@ static int parse_args(int argc, char **argv, coll_args *a)
         tool_error("collective: --op '%s' is not one of bcast scatter gather mnb alltoall reduce prefix", a->op_name);
         return -1;
     }
+    if (a->broadcast != NULL && strcmp(a->broadcast, "flood") != 0 && strcmp(a->broadcast, "tree") != 0) {
+        tool_error("collective: --broadcast '%s' is not one of flood, tree", a->broadcast);
+        return -1;
+    }
+    if (a->broadcast != NULL && a->op != LCAN_COLL_MNB && a->op != LCAN_COLL_BCAST) {
+        tool_error("collective: --broadcast applies to --op mnb and bcast");
+        return -1;
+    }
+    if (a->broadcast == NULL)
+        a->broadcast = "flood";
+    a->up_choice = LCAN_UP_UNIFORM;
+    if (uc != NULL && tool_parse_up_choice("collective", uc, &a->up_choice) != 0)
+        return -1;
     if (root != NULL && tool_parse_long("collective", "--root", root, 0, (1L << 20) - 1, &a->root) != 0)
         return -1;
     if (flits != NULL && tool_parse_long("collective", "--flits", flits, 1, 1000000, &a->flits) != 0)
@@ -194,11 +217,70 @@ static int parse_args(int argc, char **argv, coll_args *a)
         tool_error("collective: --combine '%s' is not one of sum, max", a->combine);
         return -1;
     }
-    if (strcmp(a->engine, "model") != 0 && strcmp(a->engine, "rtl") != 0 && strcmp(a->engine, "icarus") != 0) {
-        tool_error("collective: --engine '%s' is not one of model, rtl, icarus", a->engine);
+    if (strcmp(a->engine, "model") != 0 && strcmp(a->engine, "rtl") != 0 && strcmp(a->engine, "icarus") != 0 &&
+        strcmp(a->engine, "paper") != 0) {
+        tool_error("collective: --engine '%s' is not one of model, rtl, icarus, paper", a->engine);
+        return -1;
+    }
+    if (strcmp(a->engine, "paper") == 0 && (a->op != LCAN_COLL_MNB || strcmp(a->broadcast, "flood") != 0)) {
+        tool_error("collective: --engine paper runs seed 000's flooding multinode broadcast: use --op mnb "
+                   "(--broadcast flood)");
         return -1;
     }
     return 0;
+}
+
+/* --engine paper: seed 000 §4's flooding in the paper's step model (output queues), model only. */
+static int run_paper(const lcan_topo *t, const coll_args *a)
+{
+    lcan_flood000_result r;
+    char err[256];
+    int h = lcan_topo_levels(t), l, cbft = 1;
+    uint32_t n = lcan_topo_leaves(t);
+    lcan_status st = lcan_flood000_mnb(t, &r, err, sizeof err);
+    if (st != LCAN_OK) {
+        tool_error("collective: %s", err);
+        return st == LCAN_ERR_ARG ? TOOL_EXIT_USAGE : TOOL_EXIT_FAIL;
+    }
+    for (l = 1; l <= h; l++)
+        cbft &= lcan_topo_p(t, l) == 1;
+    if (a->json) {
+        printf("{\"op\": \"mnb\", \"spec\": ");
+        lcan_json_string(stdout, lcan_topo_canonical(t));
+        printf(", \"engine\": \"paper\", \"model_only\": true, \"broadcast\": \"flood\", \"leaves\": %u, "
+               "\"steps\": %d, \"paper_steps\": %u, \"paper_ref\": \"seed 000 Theorem 2: n + 1\", "
+               "\"deliveries\": %llu, \"queue_peak_up\": [", n, r.steps, n + 1, (unsigned long long)r.deliveries);
+        for (l = 0; l <= h; l++)
+            printf("%s%d", l ? ", " : "", r.queue_peak_up[l]);
+        printf("], \"queue_peak_down\": [");
+        for (l = 0; l <= h; l++)
+            printf("%s%d", l ? ", " : "", r.queue_peak_down[l]);
+        printf("], \"paper_queue\": ");
+        if (cbft) { /* seed 000 §4.1: 2^(i-1) at a level-i node (i >= 1) of a CBFT */
+            printf("[0");
+            for (l = 1; l <= h; l++)
+                printf(", %ld", l < h ? 1L << (l - 1) : 0L);
+            printf("]");
+        } else {
+            printf("null");
+        }
+        printf("}\n");
+    } else {
+        printf("mnb on %s (%u leaves), seed 000's flooding in the paper's step model (output queues)\n"
+               "MODEL ONLY: the paper's algorithm on this network's graph, not the packet switch of spec 8.\n",
+               lcan_topo_canonical(t), n);
+        printf("steps          %d (paper: n + 1 = %u)\n", r.steps, n + 1);
+        printf("deliveries     %llu (n(n-1) = %llu)\n", (unsigned long long)r.deliveries,
+               (unsigned long long)n * (n - 1));
+        printf("level  queue up  queue down%s\n", cbft ? "  paper (CBFT: 2^(i-1) up)" : "");
+        for (l = 0; l <= h; l++) {
+            printf("%5d  %8d  %10d", l, r.queue_peak_up[l], r.queue_peak_down[l]);
+            if (cbft && l >= 1 && l < h)
+                printf("  %ld", 1L << (l - 1));
+            printf("\n");
+        }
+    }
+    return TOOL_EXIT_OK;
 }
 
 static int run_cbt(const coll_args *a)
@@ -497,7 +579,9 @@ static lcan_status run_model(const lcan_topo *t, lcan_coll_op op, const lcan_col
     memset(&c, 0, sizeof c);
     c.p = &p;
     c.np = lcan_topo_ports(t);
-    c.want = op == LCAN_COLL_ALLTOALL ? (uint64_t)(n * (n - 1)) : op == LCAN_COLL_MNB ? (uint64_t)(n * n) : 0;
+    c.want = op == LCAN_COLL_ALLTOALL ? (uint64_t)(n * (n - 1))
+             : op == LCAN_COLL_MNB   ? (uint64_t)(o->flood ? n * (n - 1) : n * n)
+                                     : 0;
     memset(res, 0, sizeof *res);
     if ((st = lcan_net_new(t, &cfg, &c.n)) != LCAN_OK)
         return st;
@@ -543,6 +627,11 @@ int cmd_collective(int argc, char **argv)
         lcan_topo_free(t);
         return TOOL_EXIT_OK;
     }
+    if (strcmp(a.engine, "paper") == 0) {
+        r = run_paper(t, &a);
+        lcan_topo_free(t);
+        return r;
+    }
     if (strcmp(a.engine, "model") != 0) {
         lcan_topo_free(t);
         return tool_exec_rtl(argc, argv);
@@ -558,6 +647,8 @@ int cmd_collective(int argc, char **argv)
     o.compact = (int)a.compact;
     o.depth = (int)a.depth;
     o.net_seed = (uint32_t)a.seed;
+    o.flood = strcmp(a.broadcast, "flood") == 0;
+    o.up_choice = a.up_choice;
     st = run_model(t, a.op, &o, &res, a.progress);
     lcan_collective_engine_cfg(t, a.op, &o, &pw, &depth);
     o.payload_w = pw;

@@ -3,7 +3,7 @@
  * route T permutations with the pass driver of spec 7.5 and report first-pass statistics.
  *
  * Trial k = 0..T-1: rng = lcan_trial_rng(seed, k); perm = lcan_pattern(P, &rng);
- * net seed = lcan_trial_net_seed(seed, k); engine model: lcan_route_perm_fast.
+ * net seed = lcan_trial_net_seed(seed, k); engine model: lcan_route_perm_fast with --up-choice.
  * Engines rtl and icarus are run by tb/lcan-rtl with the same arguments (after they are checked).
  */
 #include <math.h>
@@ -20,23 +20,27 @@
 #define DEFAULT_MAX_PASSES 10000L
 
 static const char usage[] =
-    "usage: lcan route SPEC [--pattern P] [--trials T] [--seed S] [--engine E] [--max-passes M] [--json]\n"
+    "usage: lcan route SPEC [--pattern P] [--trials T] [--seed S] [--engine E] [--up-choice C]\n"
+    "                  [--max-passes M] [--json]\n"
     "Routes T permutations of the network SPEC, pass by pass (docs/spec.md 7.5), and reports the\n"
     "fraction of sources satisfied in the first pass, the passes needed and the stage occupancy.\n"
     "  --pattern P     identity random worst bitrev transpose shuffle file:PATH (default random)\n"
     "  --trials T      number of permutations, 1..1000000 (default 10)\n"
     "  --seed S        driver seed, 0..2^64-1 (default 1); trial k uses lcan_trial_rng(S, k)\n"
     "  --engine E      model (default), rtl (Verilator) or icarus; rtl/icarus run tb/lcan-rtl\n"
+    "  --up-choice C   which upper a header going up gets (spec 6, UP_CHOICE): uniform (default,\n"
+    "                  a random permutation of the uppers) or rotate (a random rotation)\n"
     "  --max-passes M  give up after M passes, 1..1000000 (default 10000)\n"
     "  --mem-limit GB  refuse a network whose memory estimate exceeds GB (default: MemAvailable)\n"
     "  --check         check the arguments (spec, pattern of trial 0, memory) and exit: 0 or 2\n"
     "  --progress      progress and time left on stderr (default: only when stderr is a terminal)\n"
-    "  --json          one JSON object: spec, pattern, engine, trials, seed, first_pass_mean,\n"
+    "  --json          one JSON object: spec, pattern, engine, up_choice, trials, seed, first_pass_mean,\n"
     "                  first_pass_sem, passes_mean, passes_max, passes_hist, recurrence,\n"
     "                  stage_occupancy (levels h..1)\n";
 
 typedef struct {
     const char *spec, *pattern, *engine, *mem_limit;
+    lcan_up_choice up_choice;
     long trials, max_passes;
     uint64_t seed;
     int json, check, progress;
@@ -45,7 +49,7 @@ typedef struct {
 /* Returns -1 (error printed) on bad input, 0 ok, 1 for --help. */
 static int parse_args(int argc, char **argv, route_args *a)
 {
-    const char *trials = NULL, *seed = NULL, *maxp = NULL;
+    const char *trials = NULL, *seed = NULL, *maxp = NULL, *uc = NULL;
     int r;
 
     a->spec = NULL;
@@ -64,7 +68,7 @@ static int parse_args(int argc, char **argv, route_args *a)
             {"--progress", &a->progress, NULL}, {"--pattern", NULL, &a->pattern},
             {"--trials", NULL, &trials},        {"--seed", NULL, &seed},
             {"--engine", NULL, &a->engine},     {"--max-passes", NULL, &maxp},
-            {"--mem-limit", NULL, &a->mem_limit},
+            {"--mem-limit", NULL, &a->mem_limit}, {"--up-choice", NULL, &uc},
         };
         r = tool_parse_args("route", argc, argv, usage, opts, sizeof opts / sizeof opts[0], &a->spec);
         if (r != 0)
@@ -79,6 +83,9 @@ static int parse_args(int argc, char **argv, route_args *a)
     if (maxp != NULL && tool_parse_long("route", "--max-passes", maxp, 1, MAX_PASSES, &a->max_passes) != 0)
         return -1;
     if (seed != NULL && tool_parse_u64("route", "--seed", seed, &a->seed) != 0)
+        return -1;
+    a->up_choice = LCAN_UP_UNIFORM;
+    if (uc != NULL && tool_parse_up_choice("route", uc, &a->up_choice) != 0)
         return -1;
     if (strcmp(a->engine, "model") != 0 && strcmp(a->engine, "rtl") != 0 && strcmp(a->engine, "icarus") != 0) {
         tool_error("route: --engine '%s' is not one of model, rtl, icarus", a->engine);
@@ -173,8 +180,8 @@ int cmd_route(int argc, char **argv)
     /* the trial loop shared with the RTL engine (src/study.c); no tick function = the model's
      * event-driven router */
     tool_progress_init(&prog, "route", a.progress);
-    st = lcan_study_route_progress(t, 16, a.pattern, a.trials, a.seed, (int)a.max_passes, NULL, NULL, &s,
-                                   err, sizeof err, route_progress, &prog);
+    st = lcan_study_route_uc(t, 16, a.pattern, a.trials, a.seed, (int)a.max_passes, a.up_choice, NULL, NULL, &s,
+                             err, sizeof err, route_progress, &prog);
     tool_progress_end(&prog);
     if (st == LCAN_OK) {
         lcan_study_route_print(stdout, t, a.pattern, a.engine, &s, a.json);

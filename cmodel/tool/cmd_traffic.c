@@ -39,6 +39,7 @@ static const char usage[] =
     "  --bcast F       fraction F of the packets are broadcasts (spec 8.5), 0..1 (default 0)\n"
     "  --seed S        driver seed, 0..2^32-1 (default 1); the network seed is derived from it\n"
     "  --depth D       DEPTH of the packet FIFOs, 1..255 (default 4)\n"
+    "  --up-choice C   which upper a packet going up gets (spec 6): uniform (default) or rotate\n"
     "  --mode packet   the only mode (circuit mode has no open-loop traffic)\n"
     "  --engine E      model (default), rtl (Verilator) or icarus: the RTL in lockstep with the model\n"
     "  --json          one JSON object (a sweep: points, saturation); --csv one row per point\n"
@@ -50,13 +51,14 @@ typedef struct {
     double load, burst, bcast;
     uint64_t warmup, measure, drain_max, seed;
     long depth;
+    lcan_up_choice up_choice;
     int json, csv, drain, check, progress;
 } traffic_args;
 
 static int parse_args(int argc, char **argv, traffic_args *a)
 {
     const char *warmup = NULL, *measure = NULL, *drain_max = NULL, *seed = NULL, *burst = NULL, *bcast = NULL,
-               *depth = NULL;
+               *depth = NULL, *uc = NULL;
     int r;
     memset(a, 0, sizeof *a);
     a->engine = "model";
@@ -77,7 +79,7 @@ static int parse_args(int argc, char **argv, traffic_args *a)
             {"--drain-max", NULL, &drain_max}, {"--burst", NULL, &burst},
             {"--bcast", NULL, &bcast},         {"--seed", NULL, &seed},
             {"--depth", NULL, &depth},         {"--mode", NULL, &a->mode},
-            {"--engine", NULL, &a->engine},
+            {"--engine", NULL, &a->engine},    {"--up-choice", NULL, &uc},
         };
         r = tool_parse_args("traffic", argc, argv, usage, opts, sizeof opts / sizeof opts[0], &a->spec);
         if (r != 0)
@@ -103,6 +105,9 @@ static int parse_args(int argc, char **argv, traffic_args *a)
         tool_error("traffic: --engine '%s' is not one of model, rtl, icarus", a->engine);
         return -1;
     }
+    a->up_choice = LCAN_UP_UNIFORM;
+    if (uc != NULL && tool_parse_up_choice("traffic", uc, &a->up_choice) != 0)
+        return -1;
     if (a->load_s != NULL && tool_parse_double("traffic", "--load", a->load_s, 0.0, 1.0, &a->load) != 0)
         return -1;
     if (a->load_s != NULL && !(a->load > 0)) {
@@ -213,6 +218,7 @@ static lcan_status run_model(const lcan_topo *t, const lcan_traffic_pattern *pat
     cfg.mode = LCAN_PACKET;
     cfg.payload_w = o->payload_w;
     cfg.depth = o->depth;
+    cfg.up_choice = o->up_choice;
     if ((st = lcan_net_new(t, &cfg, &c->n)) != LCAN_OK)
         return st;
     c->ticks = 0;
@@ -295,6 +301,7 @@ int cmd_traffic(int argc, char **argv)
     o.drain_all = a.drain;
     o.seed = a.seed;
     o.depth = (int)a.depth;
+    o.up_choice = a.up_choice;
     tool_progress_init(&prog.p, "traffic", a.progress);
     prog.total = (double)n * (double)(o.warmup + o.measure);
     for (k = 0; pts != NULL && k < n; k++) {

@@ -434,3 +434,21 @@ void tool_progress_end(tool_progress *p)
     }
     fflush(stderr);
 }
+
+int tool_parse_up_choice(const char *cmd, const char *text, lcan_up_choice *out)
+{
+    if (strcmp(text, "uniform") == 0)
+        *out = LCAN_UP_UNIFORM;
+    else if (strcmp(text, "rotate") == 0)
+        *out = LCAN_UP_ROTATE;
+    else {
+        tool_error("%s: --up-choice '%s' is not one of uniform, rotate", cmd, text);
+        return -1;
+    }
+    return 0;
+}
+
+const char *tool_up_choice_name(lcan_up_choice uc)
+{
+    return uc == LCAN_UP_ROTATE ? "rotate" : "uniform";
+}

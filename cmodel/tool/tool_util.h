@@ -49,6 +49,12 @@ int tool_parse_u64(const char *cmd, const char *what, const char *text, uint64_t
 int tool_parse_double(const char *cmd, const char *what, const char *text, double min, double max,
                       double *out);
 
+/* --up-choice VALUE (spec 6, UP_CHOICE): "uniform" (LCAN_UP_UNIFORM) or "rotate" (LCAN_UP_ROTATE).
+ * Returns 0, or -1 after printing "lcan: CMD: --up-choice 'TEXT' is not one of uniform, rotate". */
+int tool_parse_up_choice(const char *cmd, const char *text, lcan_up_choice *out);
+/* "uniform" / "rotate" (the JSON value of key up_choice). */
+const char *tool_up_choice_name(lcan_up_choice uc);
+
 /* Parse a spec; on failure prints the parser's one-line message and returns NULL. */
 lcan_topo *tool_topo(const char *spec);
 

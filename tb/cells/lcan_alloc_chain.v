@@ -10,15 +10,23 @@
 // This is the former rtl/lcan_alloc.v, kept unchanged as the reference implementation that the
 // log-depth rtl/lcan_alloc.v is proven equal to (scripts/prove-alloc.sh) and simulated against
 // (tb/cells/tb_lcan_alloc_eq.v, through lcan_alloc_chain_wrap). Depth: 2P lcan_rr_pick stages.
+// Extended for UP_CHOICE (spec 6): a ONE requester with req_sig set scans the last U outputs (the
+// uppers, D = P - U) in the order D + sigma[0], .., D + sigma[U-1] instead of cyclically from its
+// start (up_perm[q*U + u] = (sigma[q] == u)); the first free one in that order is granted.
 `default_nettype none
 
 module lcan_alloc_chain #(
     // number of requesters = number of outputs (the switch's local ports)
     parameter P = 4,
     // width of a port index (at least 1)
-    parameter SW = 2
+    parameter SW = 2,
+    // uppers (the last U outputs) for the sigma scan; 0: no requester uses it
+    parameter U = 0
 ) (
     input  wire [P-1:0]    req_valid,
+    // requester i scans the uppers in sigma order (a ONE request of class UP under uniform)
+    input  wire [P-1:0]    req_sig,
+    input  wire [((U>0)?U*U:1)-1:0] up_perm,
     input  wire [P-1:0]    req_all,
     input  wire [P*P-1:0]  req_want,
     input  wire [P*SW-1:0] req_start,
@@ -26,6 +34,27 @@ module lcan_alloc_chain #(
     input  wire [P-1:0]    avail,
     output wire [P*P-1:0]  grant
 );
+    localparam UU = (U > 0) ? U : 1;
+    localparam D = P - U;
+
+    // the first free upper in sigma order (spec 6, uniform): row q of up_perm is sigma[q]
+    function [P-1:0] sig_pick;
+        input [P-1:0]     fr;
+        input [UU*UU-1:0] pm;
+        integer q, u;
+        reg found;
+        begin
+            sig_pick = {P{1'b0}};
+            found = 1'b0;
+            for (q = 0; q < U; q = q + 1)
+                for (u = 0; u < U; u = u + 1)
+                    if (!found && pm[q*UU + u] && fr[D + u]) begin
+                        sig_pick[D + u] = 1'b1;
+                        found = 1'b1;
+                    end
+        end
+    endfunction
+
     // ge[i] = (i >= r_in): requester i is served in the first half of the chain
     wire [P-1:0] ones = {P{1'b1}};
     wire [P-1:0] ge = ones << r_in;
@@ -57,7 +86,8 @@ module lcan_alloc_chain #(
                 .gnt  (pick)
             );
 
-            assign gnt = active ? (req_all[I] ? free : pick) : {P{1'b0}};
+            wire [P-1:0] spick = sig_pick(free, up_perm);
+            assign gnt = active ? (req_all[I] ? free : req_sig[I] ? spick : pick) : {P{1'b0}};
             assign taken_out = taken_in | gnt;
         end
 

@@ -6,13 +6,16 @@
 // each child in the set (plus D if upper 0 is in it). req_valid marks requesters that are valid
 // without a request (route's `bad`; empty want); a requester with a class or a set is valid.
 // out_valid/out_src are derived from the grants. Test and proof use only; combinational.
+// UP_CHOICE = 1: class UP scans the uppers in sigma order (up_perm[q*U + u] = (sigma[q] == u),
+// the chain's req_sig) instead of from D + r_up; everything else as above.
 `default_nettype none
 
 module lcan_alloc_chain_wrap #(
     parameter M = 2,
     parameter PDN = 1,
     parameter U = 2,
-    parameter SW = 2
+    parameter SW = 2,
+    parameter UP_CHOICE = 0
 ) (
     input  wire [M*PDN+U-1:0]                   req_valid,
     input  wire [(M*PDN+U)*(M+((U>0)?1:0))-1:0] req_cls,
@@ -21,6 +24,7 @@ module lcan_alloc_chain_wrap #(
     input  wire [SW-1:0]                        r_up,
     input  wire [SW-1:0]                        r_dn,
     input  wire [M*PDN+U-1:0]                   avail,
+    input  wire [((U>0)?U*U:1)-1:0]             up_perm,
     output wire [(M*PDN+U)*(M*PDN+U)-1:0]       grant,
     output reg  [M*PDN+U-1:0]                   out_valid,
     output reg  [(M*PDN+U)*SW-1:0]              out_src
@@ -33,6 +37,7 @@ module lcan_alloc_chain_wrap #(
 
     reg [P-1:0]    valid;
     reg [P-1:0]    all;
+    reg [P-1:0]    sig;
     reg [P*P-1:0]  want;
     reg [P*SW-1:0] start;
     reg [SW-1:0]   x_idx;
@@ -41,6 +46,7 @@ module lcan_alloc_chain_wrap #(
     always @* begin
         valid = req_valid;
         all = {P{1'b0}};
+        sig = {P{1'b0}};
         want = {(P*P){1'b0}};
         start = {(P*SW){1'b0}};
         for (i = 0; i < P; i = i + 1) begin
@@ -63,6 +69,7 @@ module lcan_alloc_chain_wrap #(
                             for (k = 0; k < U; k = k + 1)
                                 want[i*P + D + k] = 1'b1;
                             start[i*SW +: SW] = D_IDX + r_up;
+                            sig[i] = (UP_CHOICE != 0);
                         end else begin
                             for (k = 0; k < PDN; k = k + 1)
                                 want[i*P + g*PDN + k] = 1'b1;
@@ -76,9 +83,12 @@ module lcan_alloc_chain_wrap #(
 
     lcan_alloc_chain #(
         .P (P),
-        .SW(SW)
+        .SW(SW),
+        .U (U)
     ) u_chain (
         .req_valid(valid),
+        .req_sig  (sig),
+        .up_perm  (up_perm),
         .req_all  (all),
         .req_want (want),
         .req_start(start),

@@ -2,14 +2,20 @@
 // legal lcan_alloc requests (requester i: a class index code < G, or a broadcast set when is_spc,
 // or nothing; rotations reduced into range, as spec 5's offsets are) and drives lcan_alloc and the
 // reference chain (lcan_alloc_chain_wrap) with them; ok = 1 iff grants, out_valid and out_src agree.
-// yosys `sat -prove ok 1` over all inputs proves the two equal for one (M, PDN, U).
+// yosys `sat -prove ok 1` over all inputs proves the two equal for one (M, PDN, U, UP_CHOICE).
+// UP_CHOICE = 1: sigma is any permutation: up_perm is an unconstrained input and ok is required
+// only where it is a permutation matrix (one bit per row and per column). Every permutation of
+// U <= 9 uppers is drawn by lcan_offsets from some LFSR state (each Fisher-Yates stage reads all
+// residues), so this covers what the switch presents; sigma itself is checked against the spec by
+// tb/cells/tb_lcan_sigma.v.
 `default_nettype none
 
 module prove_alloc_top #(
     parameter M = 2,
     parameter PDN = 1,
     parameter U = 2,
-    parameter SW = 2
+    parameter SW = 2,
+    parameter UP_CHOICE = 0
 ) (
     input  wire [M*PDN+U-1:0]                   valid,
     input  wire [(M*PDN+U)*8-1:0]               code,
@@ -19,6 +25,7 @@ module prove_alloc_top #(
     input  wire [SW-1:0]                        rup_raw,
     input  wire [SW-1:0]                        rdn_raw,
     input  wire [M*PDN+U-1:0]                   avail,
+    input  wire [((U>0)?U*U:1)-1:0]             up_perm,
     output wire                                 ok
 );
     localparam P = M * PDN + U;
@@ -42,20 +49,39 @@ module prove_alloc_top #(
     wire [SW-1:0] r_up = (rup_raw < U) ? rup_raw : {SW{1'b0}};
     wire [SW-1:0] r_dn = (rdn_raw < PDN) ? rdn_raw : {SW{1'b0}};
 
+    // up_perm is a permutation matrix (always true when UP_CHOICE = 0: the allocator ignores it)
+    reg perm_ok;
+    integer q, u, nr, nc;
+    always @* begin
+        perm_ok = 1'b1;
+        if (UP_CHOICE != 0 && U > 0)
+            for (q = 0; q < U; q = q + 1) begin
+                nr = 0;
+                nc = 0;
+                for (u = 0; u < U; u = u + 1) begin
+                    nr = nr + up_perm[q*U + u];
+                    nc = nc + up_perm[u*U + q];
+                end
+                if (nr != 1 || nc != 1)
+                    perm_ok = 1'b0;
+            end
+    end
+
     wire [P*P-1:0]  grant_a, grant_b;
     wire [P-1:0]    ov_a, ov_b;
     wire [P*SW-1:0] os_a, os_b;
 
-    lcan_alloc #(.M(M), .PDN(PDN), .U(U), .SW(SW)) u_new (
+    lcan_alloc #(.M(M), .PDN(PDN), .U(U), .SW(SW), .UP_CHOICE(UP_CHOICE)) u_new (
         .req_cls(cls), .req_spc(spc), .r_in(r_in), .r_up(r_up), .r_dn(r_dn), .avail(avail),
+        .up_perm(up_perm),
         .grant(grant_a), .out_valid(ov_a), .out_src(os_a)
     );
-    lcan_alloc_chain_wrap #(.M(M), .PDN(PDN), .U(U), .SW(SW)) u_ref (
+    lcan_alloc_chain_wrap #(.M(M), .PDN(PDN), .U(U), .SW(SW), .UP_CHOICE(UP_CHOICE)) u_ref (
         .req_valid(valid), .req_cls(cls), .req_spc(spc), .r_in(r_in), .r_up(r_up), .r_dn(r_dn),
-        .avail(avail), .grant(grant_b), .out_valid(ov_b), .out_src(os_b)
+        .avail(avail), .up_perm(up_perm), .grant(grant_b), .out_valid(ov_b), .out_src(os_b)
     );
 
-    assign ok = (grant_a == grant_b) && (ov_a == ov_b) && (os_a == os_b);
+    assign ok = !perm_ok || ((grant_a == grant_b) && (ov_a == ov_b) && (os_a == os_b));
 endmodule
 
 `resetall

@@ -38,6 +38,7 @@ module tb_lcan_alloc;
         .r_up     (r_up),
         .r_dn     (r_dn),
         .avail    (avail),
+        .up_perm  (4'b1001),
         .grant    (grant),
         .out_valid(out_valid),
         .out_src  (out_src)

@@ -28,6 +28,7 @@ typedef struct {
     int h;
     int m[LCAN_MAX_LEVELS + 1], w[LCAN_MAX_LEVELS + 1], p[LCAN_MAX_LEVELS + 1]; /* 1..h */
     int mode, payload_w, depth;
+    int up_choice;         /* UP_CHOICE (spec 6): 1 uniform, 0 rotate (LCAN_UP_UNIFORM / _ROTATE) */
     int np, fw, dbg_bytes; /* the top's derived widths, checked against the model's */
 } tb_params;
 

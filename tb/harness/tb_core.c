@@ -11,6 +11,7 @@
  *   +cmd=lockstep|route|collective|traffic|embed  +spec=S (reporting)  +sim=NAME  +pattern=P  +cycles=N  +seed=S
  *   +trials=T  +max_passes=M  +engine=NAME  +json  +nomodel (RTL alone)  +nowire  +wire_ports=N  +rate=R  +bcast_rate=R
  *   collective: +op=OP +root=R +flits=K +trees=T +algo=hw|leaves +combine=sum|max +compact=K
+ *     +broadcast=flood|tree (the kind of the hardware broadcasts, spec 8.5 / 8.6)
  *   traffic: +pattern=P +pattern_file=ABSPATH (file:P) +load=L | +sweep=A:B:STEP +warmup=C +measure=C
  *            +drain +drain_max=C +burst=B +bcast=F +depth=D +csv
  *   embed: +guest=G +map=default|file:P (printed) +map_file=ABSPATH +inject=path|any
@@ -474,6 +475,7 @@ int tb_core_init(const tb_params *prm)
     opt_str("op", c->op, sizeof c->op, "");
     opt_str("algo", c->algo, sizeof c->algo, "hw");
     opt_str("combine", c->combine, sizeof c->combine, "sum");
+    opt_str("broadcast", c->broadcast, sizeof c->broadcast, "flood");
     c->flits = 1;
     c->trees = 1;
     c->cycles_target = 10000;
@@ -574,6 +576,7 @@ int tb_core_init(const tb_params *prm)
     cfg.mode = prm->mode ? LCAN_PACKET : LCAN_CIRCUIT;
     cfg.payload_w = prm->payload_w;
     cfg.depth = prm->depth;
+    cfg.up_choice = prm->up_choice ? LCAN_UP_UNIFORM : LCAN_UP_ROTATE;
     lcan_net *net;
     if ((st = lcan_net_new(c->topo, &cfg, &net)) != LCAN_OK) {
         snprintf(msg, sizeof msg, "lcan_net_new: %s", lcan_strerror(st));

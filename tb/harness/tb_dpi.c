@@ -7,7 +7,7 @@
 #include "tb.h"
 
 int lcan_tb_init(int h, const svBitVecVal *m, const svBitVecVal *w, const svBitVecVal *p, int mode, int payload_w,
-                 int depth, int np, int fw, int dbg_bytes);
+                 int depth, int up_choice, int np, int fw, int dbg_bytes);
 int lcan_tb_inputs(int *rst, int *clear, int *seed, svBitVecVal *inj_valid, svBitVecVal *inj_flit,
                    svBitVecVal *ej_ack);
 void lcan_tb_outputs(const svBitVecVal *inj_ready, const svBitVecVal *inj_ack, const svBitVecVal *ej_valid,
@@ -18,7 +18,7 @@ void lcan_tb_final(void);
 static tb_words g_words;
 
 int lcan_tb_init(int h, const svBitVecVal *m, const svBitVecVal *w, const svBitVecVal *p, int mode, int payload_w,
-                 int depth, int np, int fw, int dbg_bytes)
+                 int depth, int up_choice, int np, int fw, int dbg_bytes)
 {
     tb_params prm;
     int l;
@@ -31,6 +31,7 @@ int lcan_tb_init(int h, const svBitVecVal *m, const svBitVecVal *w, const svBitV
     prm.mode = mode;
     prm.payload_w = payload_w;
     prm.depth = depth;
+    prm.up_choice = up_choice;
     prm.np = np;
     prm.fw = fw;
     prm.dbg_bytes = dbg_bytes;

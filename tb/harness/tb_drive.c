@@ -11,8 +11,9 @@
  *   circuit lockstep: permutations of the pattern through the spec 7.5 pass driver
  *     (lcan_route_perm) with trial seeds k = 0, 1, .. until the cycle budget is spent.
  *   packet lockstep: unicast traffic (random: uniform destinations; else pi(s)) at rate +rate per
- *     port per tick where inj_ready, plus broadcasts on every tree t < w1; then a drain that must
- *     deliver every packet (unicast: at its destination; broadcast: at every leaf).
+ *     port per tick where inj_ready, plus broadcasts on every tree t < w1, half of them flooding
+ *     (head = 1, spec 8.6); then a drain that must deliver every packet (unicast: at its
+ *     destination; tree broadcast: at every leaf; flooding broadcast: at every leaf but the source).
  *   route: spec 10.1 trials through lcan_study_route, printed exactly like `lcan route`.
  *   traffic: open-loop load points through lcan_traffic_run (lcan_traffic.h) on the lockstep tick,
  *     printed exactly like `lcan traffic` (lcan_traffic_print) with the engine name.
@@ -402,16 +403,19 @@ static void lockstep_packet(tb_ctx *c, pins *p)
     }
     int w1 = lcan_topo_w(c->topo, 1), p1 = lcan_topo_p(c->topo, 1);
     double brate = c->bcast_rate >= 0 ? c->bcast_rate : 0.25 / (double)c->N;
-    uint64_t sent_uni = 0, sent_bc = 0, got_uni = 0, got_bc = 0;
+    uint64_t sent_uni = 0, sent_bc = 0, sent_flood = 0, got_uni = 0, got_bc = 0, want_bc = 0;
     uint32_t seq = 0;
     /* exactly once: a packet's payload is its sequence number; owed[slot] counts the deliveries still
-     * owed to the packets whose sequence number falls in the slot (1 per unicast, N per broadcast).
-     * A delivery to a slot that is owed nothing is a duplicate (or a corrupted payload); the drain
-     * ends with every slot at 0, so nothing is lost either. */
+     * owed to the packets whose sequence number falls in the slot (1 per unicast, N per tree
+     * broadcast: every leaf, the source included, spec 8.5; N - 1 per flooding broadcast: every leaf
+     * but the source, spec 8.6). A delivery to a slot that is owed nothing is a duplicate (or a
+     * corrupted payload); the drain ends with every slot at 0, so nothing is lost either. src[slot]:
+     * the source leaf of the last flooding broadcast in the slot, which must never receive it. */
     int slot_bits = c->prm.payload_w < 20 ? c->prm.payload_w : 20;
     uint32_t slot_mask = ((uint32_t)1 << slot_bits) - 1u;
     uint32_t *owed = calloc((size_t)slot_mask + 1u, sizeof *owed);
-    if (!perm || !owed)
+    uint32_t *src = calloc((size_t)slot_mask + 1u, sizeof *src);
+    if (!perm || !owed || !src)
         tb_fail(c, "out of memory for the packet lockstep");
 
     p->in.rst = 1;
@@ -423,12 +427,12 @@ static void lockstep_packet(tb_ctx *c, pins *p)
         int traffic = c->cycle < c->cycles_target;
         if (!traffic && drain_start == 0)
             drain_start = c->cycle;
-        if (!traffic && got_uni == sent_uni && got_bc == sent_bc * c->N)
+        if (!traffic && got_uni == sent_uni && got_bc == want_bc)
             break;
         if (!traffic && c->cycle - drain_start > 20000)
             tb_fail(c, "packet drain: %llu of %llu unicast and %llu of %llu broadcast deliveries after 20000 idle ticks",
                     (unsigned long long)got_uni, (unsigned long long)sent_uni, (unsigned long long)got_bc,
-                    (unsigned long long)(sent_bc * c->N));
+                    (unsigned long long)want_bc);
         if (traffic) {
             /* some phases idle: bursts of load and of silence exercise empty FIFOs and bypass */
             int quiet_phase = ((c->cycle >> 9) & 7u) == 7u;
@@ -437,11 +441,17 @@ static void lockstep_packet(tb_ctx *c, pins *p)
                 if (w1 > 0 && urand(&rng) < brate) {
                     uint32_t t = (uint32_t)(lcan_rng_next(&rng) % (uint64_t)w1);
                     uint32_t q = base + t * (uint32_t)p1;
+                    /* half of them flooding (head = 1, spec 8.6), half tree broadcasts (spec 8.5) */
+                    int flood = (int)(lcan_rng_next(&rng) & 1u);
                     if (c->r_ready[q]) {
+                        uint32_t copies = flood ? c->N - 1u : c->N;
                         p->iv[q] = 1;
-                        owed[seq & slot_mask] += (uint32_t)c->N;
-                        p->if_[q] = mkflit(c, 0, 1, t, seq++);
+                        owed[seq & slot_mask] += copies;
+                        src[seq & slot_mask] = s;
+                        want_bc += copies;
+                        p->if_[q] = mkflit(c, flood, 1, t, seq++);
                         sent_bc++;
+                        sent_flood += (uint64_t)flood;
                     }
                 }
                 for (int j = 0; j < c->U0; j++) {
@@ -479,9 +489,13 @@ static void lockstep_packet(tb_ctx *c, pins *p)
             owed[slot]--;
             if (bc) {
                 uint32_t t = flit_dest(c, f);
+                int fl = (int)((f >> (c->prm.payload_w + c->AW + 1)) & 1u);
                 if (r != leaf * (uint32_t)c->U0 + t * (uint32_t)p1)
-                    tb_fail(c, "broadcast of tree %u delivered on network port %u (spec 8.5: leaf port %u)", t, r,
-                            t * (uint32_t)p1);
+                    tb_fail(c, "%s broadcast of tree %u delivered on network port %u (spec 8.5/8.6: leaf port %u)",
+                            fl ? "flooding" : "tree", t, r, t * (uint32_t)p1);
+                if (fl && src[slot] == leaf)
+                    tb_fail(c, "flooding broadcast %u (mod 2^%d) delivered to its own source leaf %u (spec 8.6)", slot,
+                            slot_bits, leaf);
                 got_bc++;
             } else {
                 if (flit_dest(c, f) != lcan_topo_pack(c->topo, leaf))
@@ -491,9 +505,10 @@ static void lockstep_packet(tb_ctx *c, pins *p)
         }
     }
     if (!c->quiet)
-        fprintf(stderr, "tb: packet traffic: %llu unicast and %llu broadcast packets, each delivered exactly once (%llu + %llu deliveries)\n",
-                (unsigned long long)sent_uni, (unsigned long long)sent_bc, (unsigned long long)got_uni,
-                (unsigned long long)got_bc);
+        fprintf(stderr, "tb: packet traffic: %llu unicast and %llu broadcast packets (%llu flooding), each delivered exactly once (%llu + %llu deliveries)\n",
+                (unsigned long long)sent_uni, (unsigned long long)sent_bc, (unsigned long long)sent_flood,
+                (unsigned long long)got_uni, (unsigned long long)got_bc);
+    free(src);
     free(owed);
     free(perm);
 }
@@ -512,9 +527,11 @@ static void route(tb_ctx *c)
     lcan_study_route_stats s;
     char err[TB_STR];
     c->prog_total = (double)c->trials;
-    lcan_status st = lcan_study_route_progress(c->topo, c->prm.payload_w, c->pattern, (long)c->trials, c->seed,
-                                               (int)c->max_passes, tb_engine_tick, c, &s, err, sizeof err,
-                                               route_progress, c);
+    /* the RTL's UP_CHOICE is its build parameter; the model inside tb_engine_tick has the same, and
+     * the study records it (printed as "up_choice", as the model engine's run prints its own) */
+    lcan_status st = lcan_study_route_uc(c->topo, c->prm.payload_w, c->pattern, (long)c->trials, c->seed,
+                                         (int)c->max_passes, c->prm.up_choice ? LCAN_UP_UNIFORM : LCAN_UP_ROTATE,
+                                         tb_engine_tick, c, &s, err, sizeof err, route_progress, c);
     if (st != LCAN_OK) {
         lcan_study_route_free(&s);
         tb_fail(c, "route: %s", err[0] ? err : lcan_strerror(st));
@@ -554,6 +571,8 @@ static void collective(tb_ctx *c)
         tb_usage_error(c, "collective: +algo='%s' is not one of hw, leaves, binomial, recursive", c->algo);
     if (strcmp(c->combine, "sum") != 0 && strcmp(c->combine, "max") != 0)
         tb_usage_error(c, "collective: +combine='%s' is not one of sum, max", c->combine);
+    if (strcmp(c->broadcast, "flood") != 0 && strcmp(c->broadcast, "tree") != 0)
+        tb_usage_error(c, "collective: +broadcast='%s' is not one of flood, tree", c->broadcast);
     if (c->root >= c->N)
         tb_usage_error(c, "collective: --root %llu is not a leaf of %s (0..%u)", (unsigned long long)c->root,
                        lcan_topo_canonical(c->topo), c->N - 1);
@@ -572,6 +591,8 @@ static void collective(tb_ctx *c)
     o.combine = strcmp(c->combine, "max") == 0 ? LCAN_COMB_MAX : LCAN_COMB_SUM;
     o.compact = (int)c->compact;
     o.net_seed = (uint32_t)c->seed;
+    o.flood = strcmp(c->broadcast, "tree") != 0; /* --broadcast flood (default) | tree: the head bit */
+    o.up_choice = c->prm.up_choice ? LCAN_UP_UNIFORM : LCAN_UP_ROTATE;
     /* the engine must be the model engine's: PAYLOAD_W and DEPTH (lcan_collective_run_model) */
     lcan_collective_engine_cfg(c->topo, op, &o, &pw, &depth);
     if ((int)c->depth_req > depth)
@@ -665,6 +686,7 @@ static void traffic(tb_ctx *c)
     o.seed = c->seed;
     o.payload_w = c->prm.payload_w;
     o.depth = c->prm.depth;
+    o.up_choice = c->prm.up_choice ? LCAN_UP_UNIFORM : LCAN_UP_ROTATE;
     if (c->depth_req != 0 && (int)c->depth_req != c->prm.depth)
         tb_usage_error(c, "traffic: --depth %llu, but this simulation was built with DEPTH %d",
                        (unsigned long long)c->depth_req, c->prm.depth);

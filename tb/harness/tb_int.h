@@ -47,7 +47,7 @@ typedef struct tb_ctx {
     uint64_t max_passes;
     char engine[32];    /* route / collective: the --engine name printed (rtl | icarus) */
     /* collective: the options of `lcan collective` (cmodel/tool/cmd_collective.c) */
-    char op[32], algo[32], combine[32];
+    char op[32], algo[32], combine[32], broadcast[32]; /* broadcast: flood | tree (the head bit) */
     uint64_t root, flits, trees, compact, depth_req; /* depth_req: --depth as given, 0 if none */
     int phased;
     /* traffic: the options of `lcan traffic` (cmodel/tool/cmd_traffic.c) */

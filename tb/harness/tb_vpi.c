@@ -1,7 +1,7 @@
 /*
  * tb_vpi.c - Icarus front end of the lockstep harness: the same calls as tb_dpi.c, registered as
  * VPI system tasks (Icarus has no DPI). tb/tb_top.v calls
- *   $lcan_tb_init(H, M, W, P, MODE, PAYLOAD_W, DEPTH, NP, FW, DBG_BYTES, status_reg)
+ *   $lcan_tb_init(H, M, W, P, MODE, PAYLOAD_W, DEPTH, UP_CHOICE, NP, FW, DBG_BYTES, status_reg)
  *   $lcan_tb_inputs(done_reg, rst, clear, seed, inj_valid, inj_flit, ej_ack)
  *   $lcan_tb_outputs(inj_ready, inj_ack, ej_valid, ej_flit, cnt_up, cnt_down, cnt_drop, dbg)
  *   $lcan_tb_final
@@ -14,7 +14,7 @@
 
 #include "tb.h"
 
-#define MAXARGS 12
+#define MAXARGS 13
 
 static tb_words g_words;
 static s_vpi_vecval *g_vec;
@@ -99,14 +99,14 @@ static PLI_INT32 init_calltf(PLI_BYTE8 *ud)
     tb_params prm;
     uint32_t lv[3][LCAN_MAX_LEVELS];
     (void)ud;
-    if (get_args(a, 11) != 0) {
+    if (get_args(a, 12) != 0) {
         vpi_control(vpiFinish, 1);
         return 0;
     }
     memset(&prm, 0, sizeof prm);
     prm.h = get_int(a[0]);
     if (prm.h < 1 || prm.h > LCAN_MAX_LEVELS) {
-        put_int(a[10], 2);
+        put_int(a[11], 2);
         return 0;
     }
     for (int k = 0; k < 3; k++)
@@ -119,9 +119,10 @@ static PLI_INT32 init_calltf(PLI_BYTE8 *ud)
     prm.mode = get_int(a[4]);
     prm.payload_w = get_int(a[5]);
     prm.depth = get_int(a[6]);
-    prm.np = get_int(a[7]);
-    prm.fw = get_int(a[8]);
-    prm.dbg_bytes = get_int(a[9]);
+    prm.up_choice = get_int(a[7]);
+    prm.np = get_int(a[8]);
+    prm.fw = get_int(a[9]);
+    prm.dbg_bytes = get_int(a[10]);
     int st = tb_core_init(&prm);
     if (st == 0) {
         tb_core_words(&g_words);
@@ -130,7 +131,7 @@ static PLI_INT32 init_calltf(PLI_BYTE8 *ud)
         for (int i = 0; i < 8; i++)
             g_out[i] = calloc(sz[i] + 1, 4);
     }
-    put_int(a[10], st);
+    put_int(a[11], st);
     return 0;
 }
 
