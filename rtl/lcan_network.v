@@ -347,7 +347,8 @@ module lcan_network #(
                     localparam integer ROT1 = SALT_C % 32;
                     localparam integer ROT2 = (SALT_C / 32) % 32;
                     localparam integer ROT3 = (SALT_C / 1024) % 32;
-                    wire [31:0] sw_seed = seed_h1x2[63-ROT1 -: 32] ^ seed_h2x2[63-ROT2 -: 32] ^ seed_h3x2[63-ROT3 -: 32];
+                    wire [31:0] sw_seed = seed_h1x2[63-ROT1 -: 32] ^ seed_h2x2[63-ROT2 -: 32]
+                                          ^ seed_h3x2[63-ROT3 -: 32];
 
                     wire [PL-1:0]    rx_valid;
                     wire [PL*FW-1:0] rx_flit;
