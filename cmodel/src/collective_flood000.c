@@ -72,7 +72,7 @@ lcan_status lcan_flood000_mnb(const lcan_topo *t, lcan_flood000_result *r, char 
     f0_queue *q = NULL;
     uint32_t *arr_msg = NULL, *arr_dir = NULL;   /* arrivals of one step: message, direction */
     uint8_t *got = NULL;                          /* got[dst * N + src] */
-    size_t ndirs = 0, k, narr, arr_cap;
+    size_t ndirs = 0, maxdirs = 0, k, narr, arr_cap;
     uint64_t delivered = 0, want = (uint64_t)N * (N - 1);
     lcan_status st = LCAN_ERR_NOMEM;
     int step;
@@ -91,12 +91,13 @@ lcan_status lcan_flood000_mnb(const lcan_topo *t, lcan_flood000_result *r, char 
     for (l = 0; l <= h; l++) {
         off[l] = nodes;
         nodes += lcan_topo_switches(t, l);
+        /* at most m_l + 1 directions per node (children and one parent) */
+        maxdirs += (size_t)lcan_topo_switches(t, l) * (size_t)(l == 0 ? 1 : lcan_topo_m(t, l) + 1);
     }
     off[h + 1] = nodes;
     first = calloc(nodes + 1, sizeof *first);
     ndir = calloc(nodes, sizeof *ndir);
-    /* at most m_l + 1 directions per node (children and one parent) */
-    dir = calloc((size_t)nodes * 130u, sizeof *dir);
+    dir = calloc(maxdirs, sizeof *dir);
     got = calloc((size_t)N * N, 1);
     if (first == NULL || ndir == NULL || dir == NULL || got == NULL)
         goto out;

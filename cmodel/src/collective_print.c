@@ -33,19 +33,15 @@ void lcan_collective_print(FILE *f, const lcan_topo *t, lcan_coll_op op, const c
         lcan_json_string(f, r->lower_bound_ref != NULL ? r->lower_bound_ref : "");
         fprintf(f, ", \"max_queue\": %d, \"max_queue_ub\": %d, \"max_outstanding\": %d", r->max_queue, r->max_queue_ub,
                r->max_outstanding);
-        fprintf(f, ", \"queue_up\": [");
-        for (l = 1; l <= h; l++)
-            fprintf(f, "%s%d", l > 1 ? ", " : "", r->queue_up[l]);
-        fprintf(f, "], \"queue_down\": [");
-        for (l = 1; l <= h; l++)
-            fprintf(f, "%s%d", l > 1 ? ", " : "", r->queue_down[l]);
-        fprintf(f, "], \"queue_peak\": [");
-        for (l = 1; l <= h; l++)
-            fprintf(f, "%s%d", l > 1 ? ", " : "", r->queue_peak[l]);
-        fprintf(f, "], \"queue_peak_ub\": [");
-        for (l = 1; l <= h; l++)
-            fprintf(f, "%s%d", l > 1 ? ", " : "", r->queue_peak_ub[l]);
-        fprintf(f, "], \"messages\": %llu, \"deliveries\": %llu, \"errors\": %llu, \"inj_stalls\": %llu, \"rounds\": %d",
+        fprintf(f, ", \"queue_up\": ");
+        lcan_json_ints(f, r->queue_up + 1, h);
+        fprintf(f, ", \"queue_down\": ");
+        lcan_json_ints(f, r->queue_down + 1, h);
+        fprintf(f, ", \"queue_peak\": ");
+        lcan_json_ints(f, r->queue_peak + 1, h);
+        fprintf(f, ", \"queue_peak_ub\": ");
+        lcan_json_ints(f, r->queue_peak_ub + 1, h);
+        fprintf(f, ", \"messages\": %llu, \"deliveries\": %llu, \"errors\": %llu, \"inj_stalls\": %llu, \"rounds\": %d",
                (unsigned long long)r->messages, (unsigned long long)r->deliveries, (unsigned long long)r->errors,
                (unsigned long long)r->inj_stalls, r->rounds);
         fprintf(f, ", \"root\": %u, \"depth\": %d, \"payload_w\": %d, \"broadcast\": \"%s\", \"up_choice\": \"%s\", "

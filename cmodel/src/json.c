@@ -42,3 +42,12 @@ void lcan_json_i64(FILE *f, int64_t x)
     else
         fprintf(f, "%lld", (long long)x);
 }
+
+void lcan_json_ints(FILE *f, const int *v, int n)
+{
+    int k;
+    fputc('[', f);
+    for (k = 0; k < n; k++)
+        fprintf(f, "%s%d", k ? ", " : "", v[k]);
+    fputc(']', f);
+}

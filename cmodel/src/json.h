@@ -15,5 +15,7 @@ void lcan_json_string(FILE *f, const char *s);
 void lcan_json_double(FILE *f, double x);
 /* A count, or null when negative ("none"). */
 void lcan_json_i64(FILE *f, int64_t x);
+/* A list of n ints: [v[0], v[1], ..]. */
+void lcan_json_ints(FILE *f, const int *v, int n);
 
 #endif

@@ -249,13 +249,11 @@ static int run_paper(const lcan_topo *t, const coll_args *a)
         lcan_json_string(stdout, lcan_topo_canonical(t));
         printf(", \"engine\": \"paper\", \"model_only\": true, \"broadcast\": \"flood\", \"leaves\": %u, "
                "\"steps\": %d, \"paper_steps\": %u, \"paper_ref\": \"seed 000 Theorem 2: n + 1\", "
-               "\"deliveries\": %llu, \"queue_peak_up\": [", n, r.steps, n + 1, (unsigned long long)r.deliveries);
-        for (l = 0; l <= h; l++)
-            printf("%s%d", l ? ", " : "", r.queue_peak_up[l]);
-        printf("], \"queue_peak_down\": [");
-        for (l = 0; l <= h; l++)
-            printf("%s%d", l ? ", " : "", r.queue_peak_down[l]);
-        printf("], \"paper_queue\": ");
+               "\"deliveries\": %llu, \"queue_peak_up\": ", n, r.steps, n + 1, (unsigned long long)r.deliveries);
+        lcan_json_ints(stdout, r.queue_peak_up, h + 1);
+        printf(", \"queue_peak_down\": ");
+        lcan_json_ints(stdout, r.queue_peak_down, h + 1);
+        printf(", \"paper_queue\": ");
         if (cbft) { /* seed 000 §4.1: 2^(i-1) at a level-i node (i >= 1) of a CBFT */
             printf("[0");
             for (l = 1; l <= h; l++)
