@@ -182,6 +182,52 @@ function integer f_lk_off;
     end
 endfunction
 
+// first switch of level l in the fault numbering (spec 14.1): SW_OFF(l) = S_1 + .. + S_{l-1};
+// f_sw_off(H+1) = NS
+function integer f_sw_off;
+    input integer l;
+    integer j;
+    begin
+        f_sw_off = 0;
+        for (j = 1; j < l; j = j + 1)
+            f_sw_off = f_sw_off + f_s(j);
+    end
+endfunction
+
+// first reach row of level l (spec 14.2): ROW_OFF(l) = sum of S_j*U_j, j < l; f_row_off(H) = NR
+function integer f_row_off;
+    input integer l;
+    integer j;
+    begin
+        f_row_off = 0;
+        for (j = 1; j < l; j = j + 1)
+            f_row_off = f_row_off + sat_mul(f_s(j), f_u(j));
+    end
+endfunction
+
+// the fault pins' widths (spec 13, 14.1-14.2), at least 1 each (a rejected geometry gives 1):
+// NL links, NS switches, RW = 2^ADDR_W bits of a reach row
+function integer f_nl;
+    input integer h;
+    begin
+        f_nl = (f_geom_err(h) != 0) ? 1 : f_lk_off(h + 1);
+    end
+endfunction
+
+function integer f_ns;
+    input integer h;
+    begin
+        f_ns = (f_geom_err(h) != 0) ? 1 : f_sw_off(h + 1);
+    end
+endfunction
+
+function integer f_rw;
+    input integer h;
+    begin
+        f_rw = (f_geom_err(h) != 0) ? 1 : (1 << f_dig_off(h + 1));
+    end
+endfunction
+
 // first debug byte of level l (spec 9); f_dbg_off(H+1) = DBG_BYTES (1 for rejected geometry)
 function integer f_dbg_off;
     input integer l;
@@ -262,4 +308,10 @@ localparam ADDR_W = f_dig_off(H + 1);
 localparam FW = f_fw(H);
 localparam DBG_BYTES = f_dbg_off(H + 1);
 localparam LINKS = f_lk_off(H + 1);
+// the fault pins' widths (spec 13, 14): NL links (= LINKS), NS switches, NR reach rows (at least
+// 1), RW = 2^ADDR_W bits per row
+localparam NL = f_nl(H);
+localparam NS = f_ns(H);
+localparam NR = (f_geom_err(H) != 0 || f_row_off(H) < 1) ? 1 : f_row_off(H);
+localparam RW = f_rw(H);
 // verilator lint_on UNUSEDPARAM

@@ -3,6 +3,7 @@ rtl/lcan_seed_mix.v
 rtl/lcan_rr_pick.v
 rtl/lcan_prefix_count.v
 rtl/lcan_alloc.v
+rtl/lcan_alloc_chain.v
 rtl/lcan_offsets.v
 rtl/lcan_route.v
 rtl/lcan_fifo.v

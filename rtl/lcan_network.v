@@ -33,7 +33,10 @@ module lcan_network #(
     parameter OBSERVE = 1,
     // which upper a header going up gets (spec 6): 1 uniform (a Fisher-Yates permutation of the
     // uppers, spec 5), 0 rotate (a random rotation, the behaviour before UP_CHOICE)
-    parameter UP_CHOICE = 1
+    parameter UP_CHOICE = 1,
+    // 1: faults (spec 14): reach rows in every switch below the top, off ports masked, the general
+    // greedy allocator; 0: the fault pins are ignored and no logic is generated for them
+    parameter FAULTS = 0
 ) (
     input  wire                          clk,
     input  wire                          rst,
@@ -49,7 +52,15 @@ module lcan_network #(
     output wire [H*32-1:0]               cnt_up,
     output wire [H*32-1:0]               cnt_down,
     output wire [H*32-1:0]               cnt_drop,
-    output wire [f_dbg_off(H+1)*8-1:0]   dbg
+    output wire [f_dbg_off(H+1)*8-1:0]   dbg,
+    // faults (spec 14.1-14.2): link LK_OFF(l) + x*D_l + o (downer o of level-l switch x) off,
+    // switch SW_OFF(l) + x off; reach-table write: row cfg_addr := cfg_row (RW = 2^ADDR_W bits with
+    // FAULTS = 1; 1 bit otherwise, so that a default network never carries a 2^ADDR_W-bit port)
+    input  wire [f_nl(H)-1:0]            link_off,
+    input  wire [f_ns(H)-1:0]            sw_off,
+    input  wire                          cfg_we,
+    input  wire [31:0]                   cfg_addr,
+    input  wire [((FAULTS != 0) ? f_rw(H) : 1)-1:0] cfg_row
 );
     // ---------------------------------------------------------------- constant functions
     // the geometry (spec 1.1, 2.1-2.3, 13): clog2, m_of/w_of/p_of, f_n, f_wprod, f_s, f_d, f_u,
@@ -81,6 +92,7 @@ module lcan_network #(
             if (f_err == 0 && MODE != 0 && MODE != 1) f_err = 10;
             if (f_err == 0 && OBSERVE != 0 && OBSERVE != 1) f_err = 11;
             if (f_err == 0 && UP_CHOICE != 0 && UP_CHOICE != 1) f_err = 12;
+            if (f_err == 0 && FAULTS != 0 && FAULTS != 1) f_err = 13;
         end
     endfunction
 
@@ -100,6 +112,7 @@ module lcan_network #(
                 10: f_msg = "MODE must be 0 (circuit) or 1 (packet) (spec 13)";
                 11: f_msg = "OBSERVE must be 0 or 1 (spec 13)";
                 12: f_msg = "UP_CHOICE must be 0 (rotate) or 1 (uniform) (spec 6, 13)";
+                13: f_msg = "FAULTS must be 0 or 1 (spec 13, 14)";
                 default: f_msg = "unknown";
             endcase
         end
@@ -109,6 +122,15 @@ module lcan_network #(
 
     // derived sizes (spec 13): U0, NP, ADDR_W, FW, LINKS of lcan_geom.vh
     localparam CIRCUIT = (MODE == 0);
+    // a switch's reach-row input: RW bits with FAULTS = 1, a constant bit otherwise
+    localparam RWS = (FAULTS != 0) ? RW : 1;
+
+    // FAULTS = 0: the fault pins are not read (spec 14.2: no rows, pins ignored)
+    generate
+        if (FAULTS == 0) begin : g_no_faults
+            wire unused_faults = &{1'b0, link_off, sw_off, cfg_we, cfg_addr, cfg_row};
+        end
+    endgenerate
 
     // the three seed hashes every switch's reset value is built from (spec 5)
     wire [31:0] seed_h1;
@@ -172,8 +194,11 @@ module lcan_network #(
                 11: begin : g_observe
                     lcan_network_bad_parameter_OBSERVE_must_be_0_or_1 u_bad ();
                 end
-                default: begin : g_up_choice
+                12: begin : g_up_choice
                     lcan_network_bad_parameter_UP_CHOICE_must_be_0_or_1 u_bad ();
+                end
+                default: begin : g_faults
+                    lcan_network_bad_parameter_FAULTS_must_be_0_or_1 u_bad ();
                 end
             endcase
 `else
@@ -328,6 +353,12 @@ module lcan_network #(
                 localparam DN = MN * PN;
                 localparam WP = f_wprod(l);
                 localparam WPN = WP * WN;
+                // faults (spec 14.1-14.2): this level's first switch and first reach row, the next
+                // level's first switch, w_1*..*w_{l-1} (a child's b digits)
+                localparam SWO = f_sw_off(l);
+                localparam SWO_N = f_sw_off(l + 1);
+                localparam ROWO = f_row_off(l);
+                localparam WPC = f_wprod(l - 1);
 
                 wire [31:0]     sw_cnt_up   [0:S-1];
                 wire [31:0]     sw_cnt_down [0:S-1];
@@ -341,6 +372,8 @@ module lcan_network #(
                     localparam A = x / WP;
                     localparam [63:0] LABEL_C = f_label(l, A, DOFF + DW);
                     localparam [31:0] SALT_C = f_salt(l, x);
+                    // this switch's first reach row (spec 14.2): ROW_OFF(l) + x*U_l
+                    localparam [31:0] ROW_C = ROWO + x * U;
                     // the seed this switch's LFSR loads (XORed with its salt) on reset (spec 5):
                     // the network's three hashes rotated by the salt's bits [4:0], [9:5], [14:10]
                     // (rotl(x, r) is bits 63-r..32-r of {x, x}: wiring)
@@ -356,6 +389,8 @@ module lcan_network #(
                     wire [PL-1:0]    tx_valid;
                     wire [PL*FW-1:0] tx_flit;
                     wire [PL-1:0]    tx_ret;
+                    // local port o off (spec 14.1): its link, this switch or the far-end switch
+                    wire [PL-1:0]    port_off;
 
                     // downers: links DN0 .. DN0+D-1 of this level
                     for (j = 0; j < D; j = j + 1) begin : g_dn
@@ -365,6 +400,17 @@ module lcan_network #(
                         assign dn_valid[DN0 + j] = tx_valid[j];
                         assign dn_flit[DN0 + j] = tx_flit[j*FW +: FW];
                         assign tx_ret[j] = dn_ret[DN0 + j];
+                        if (FAULTS != 0 && l > 1) begin : g_off
+                            // the child: (a_h..a_{l+1}, a_l = j / p_l; b_{l-1}..b_1)
+                            localparam CX = (B % WPC) + WPC * (j / PDN + ML * A);
+                            assign port_off[j] = link_off[DN0 + j] | sw_off[SWO + x] |
+                                                 sw_off[f_sw_off(l - 1) + CX];
+                        end else if (FAULTS != 0) begin : g_off_leaf
+                            // a leaf at the far end: never off
+                            assign port_off[j] = link_off[DN0 + j] | sw_off[SWO + x];
+                        end else begin : g_on
+                            assign port_off[j] = 1'b0;
+                        end
                     end
 
                     // uppers: upper j = y*p_{l+1} + k meets downer a_{l+1}*p_{l+1} + k of the
@@ -381,6 +427,12 @@ module lcan_network #(
                         assign up_valid[LK] = tx_valid[D + j];
                         assign up_flit[LK] = tx_flit[(D + j)*FW +: FW];
                         assign tx_ret[D + j] = up_ret[LK];
+                        if (FAULTS != 0) begin : g_off
+                            assign port_off[D + j] = link_off[LK] | sw_off[SWO + x] |
+                                                     sw_off[SWO_N + PX];
+                        end else begin : g_on
+                            assign port_off[D + j] = 1'b0;
+                        end
                     end
 
                     lcan_switch #(
@@ -396,7 +448,8 @@ module lcan_network #(
                         .DEPTH    (DEPTH),
                         .MODE     (MODE),
                         .OBSERVE  (OBSERVE),
-                        .UP_CHOICE(UP_CHOICE)
+                        .UP_CHOICE(UP_CHOICE),
+                        .FAULTS   (FAULTS)
                     ) u_switch (
                         .clk     (clk),
                         .rst     (rst),
@@ -413,7 +466,12 @@ module lcan_network #(
                         .cnt_up  (sw_cnt_up[x]),
                         .cnt_down(sw_cnt_down[x]),
                         .cnt_drop(sw_cnt_drop[x]),
-                        .dbg     (sw_dbg[x])
+                        .dbg     (sw_dbg[x]),
+                        .port_off(port_off),
+                        .row_base(ROW_C),
+                        .cfg_we  (FAULTS != 0 ? cfg_we : 1'b0),
+                        .cfg_addr(FAULTS != 0 ? cfg_addr : 32'd0),
+                        .cfg_row (FAULTS != 0 ? cfg_row[RWS-1:0] : {RWS{1'b0}})
                     );
                 end
 

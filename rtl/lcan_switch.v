@@ -35,7 +35,11 @@ module lcan_switch #(
     // out (synthesis of a network that does not need them)
     parameter OBSERVE = 1,
     // which upper a class UP request gets (spec 6): 1 uniform (sigma order), 0 rotate (from r_up)
-    parameter UP_CHOICE = 1
+    parameter UP_CHOICE = 1,
+    // 1: faults (spec 14): reach rows, off ports masked, unroutable candidates dropped, the general
+    // greedy allocator lcan_alloc_chain (class UP requests carry per-request want sets); 0: the
+    // fault inputs are ignored and the log-depth lcan_alloc is used
+    parameter FAULTS = 0
 ) (
     input  wire                                                    clk,
     input  wire                                                    rst,
@@ -61,7 +65,15 @@ module lcan_switch #(
     output wire [31:0]                                             cnt_down,
     output wire [31:0]                                             cnt_drop,
     // debug view, one byte per local output (spec 9)
-    output wire [(M_L*P_DN+W_UP*P_UP)*8-1:0]                       dbg
+    output wire [(M_L*P_DN+W_UP*P_UP)*8-1:0]                       dbg,
+    // faults (spec 14.1-14.3; read only with FAULTS = 1): local port o off; the switch's first
+    // reach row (a strap, ROW_OFF(l) + x*U_l); the reach-table write port (row cfg_addr :=
+    // cfg_row, RW = 2^ADDR_W bits; with FAULTS = 0 one bit)
+    input  wire [M_L*P_DN+W_UP*P_UP-1:0]                           port_off,
+    input  wire [31:0]                                             row_base,
+    input  wire                                                    cfg_we,
+    input  wire [31:0]                                             cfg_addr,
+    input  wire [((FAULTS != 0) ? (1 << ADDR_W) : 1)-1:0]          cfg_row
 );
     function integer clog2;
         input integer x;
@@ -87,6 +99,10 @@ module lcan_switch #(
     localparam BCAST_BIT = PAYLOAD_W + ADDR_W;
     localparam HEAD_BIT = PAYLOAD_W + ADDR_W + 1;
     localparam UPERM_W = (U > 0) ? U * U : 1;
+    // faults (spec 14): reach rows of RWS = 2^ADDR_W bits (one constant bit when FAULTS = 0)
+    localparam FLT = (FAULTS != 0);
+    localparam RWS = FLT ? (1 << ADDR_W) : 1;
+    localparam UR = (U > 0) ? U : 1;
 
     // parallel link 0 towards every child: the broadcast down set (spec 8.3)
     function [P-1:0] child0_mask;
@@ -170,6 +186,39 @@ module lcan_switch #(
     // the state itself is read only through the offsets
     wire unused_lfsr = &{1'b0, lfsr_state};
 
+    // ---------------------------------------------------------------- reach rows (spec 14.2)
+    // FAULTS = 1 below the top: row j (upper j) holds RW bits, bit a = a header for packed address a
+    // may go up through upper j. All ones on reset; on another tick with cfg_we, row row_base + j :=
+    // cfg_row, read from the next tick on. Otherwise no rows (reach reads as all ones, unused).
+    wire [UR*RWS-1:0] reach;
+    genvar rj;
+    generate
+        if (FLT && U > 0) begin : g_reach
+            for (rj = 0; rj < U; rj = rj + 1) begin : g_row
+                localparam [31:0] J_C = rj;
+                wire          we = cfg_we & (cfg_addr == row_base + J_C);
+                reg [RWS-1:0] row_q, row_d;
+
+                always @* begin
+                    row_d = we ? cfg_row : row_q;
+                    if (rst)
+                        row_d = {RWS{1'b1}};
+                end
+
+                always @(posedge clk)
+                    row_q <= row_d;
+
+                assign reach[rj*RWS +: RWS] = row_q;
+            end
+        end else begin : g_no_reach
+            assign reach = {(UR*RWS){1'b1}};
+            wire unused_cfg = &{1'b0, cfg_we, cfg_addr, cfg_row, row_base, reach};
+        end
+        if (!FLT) begin : g_no_off
+            wire unused_off = &{1'b0, port_off};
+        end
+    endgenerate
+
     // ---------------------------------------------------------------- candidates and requests
     // lcan_alloc's output groups: child x (x < M_L, links x*P_DN..) and, below the top, the uppers
     localparam G = M_L + (TOP ? 0 : 1);
@@ -187,6 +236,20 @@ module lcan_switch #(
     wire [P-1:0]    consume;
     wire [P-1:0]    out_valid;
     wire [P*SW-1:0] out_src;
+    // FAULTS = 1 (spec 14.3): the general allocator's requests - valid (a request is presented),
+    // kind ALL, sigma scan, want set masked by the off ports and the reach rows, scan start - and
+    // per candidate: unroutable (a ONE request whose masked want is empty: dropped and counted) and,
+    // for ALL, served | grant covering the masked want. All 0 with FAULTS = 0.
+    wire [P-1:0]    f_valid;
+    wire [P-1:0]    f_all;
+    wire [P-1:0]    f_sig;
+    wire [P*P-1:0]  f_want;
+    wire [P*SW-1:0] f_start;
+    wire [P-1:0]    f_drop;
+    wire [P-1:0]    f_cover;
+    localparam [SW-1:0] D_IDX = D[SW-1:0];
+    // an off output is never granted (spec 14.1)
+    wire [P-1:0]    avail_m = FLT ? (avail & ~port_off) : avail;
 
     genvar i, c;
     generate
@@ -254,41 +317,130 @@ module lcan_switch #(
                 assign req_spc[i*G + M_L] = cand_valid[i] & bcast & ~served[i*P + D];
             end
             assign req_bad[i] = ~bcast & rt_bad;
+            // an ALL request's want set: link 0 of every child, or the flooding set
+            wire [P-1:0] want_all = flood ? WANT_FLOOD : C0;
+
+            if (FLT) begin : g_f
+                wire [P-1:0] on = ~port_off;
+                // class UP: the uppers whose reach row has the destination's bit set
+                wire [P-1:0] reach_mask;
+                if (!IN_UPPER && !TOP) begin : g_rm
+                    for (c = 0; c < U; c = c + 1) begin : g_up
+                        wire [RWS-1:0] row = reach[c*RWS +: RWS];
+                        assign reach_mask[D + c] = row[flit[DEST_LSB +: ADDR_W]];
+                    end
+                    assign reach_mask[D-1:0] = {D{1'b1}};
+                end else begin : g_rm1
+                    // never class UP: arriving from a parent, or at the top
+                    assign reach_mask = {P{1'b1}};
+                end
+                wire [P-1:0] fw = req_all[i] ? (want_all & ~served[i*P +: P] & on) :
+                                  bcast ? (UP0 & on) : (rt_want & reach_mask & on);
+                wire         empty = ~(|fw);
+                assign f_want[i*P +: P] = fw;
+                assign f_all[i] = req_all[i];
+                assign f_sig[i] = (UP_CHOICE != 0 && U > 1) & uni & rt_up;
+                assign f_start[i*SW +: SW] = bcast ? D_IDX : rt_start;
+                assign f_drop[i] = cand_valid[i] & ~req_all[i] & empty;
+                // circuit: every header is a request (spec 7.2); packet: an unroutable ONE or an
+                // ALL with nothing left to copy makes no request (spec 14.3)
+                assign f_valid[i] = cand_valid[i] & (CIRCUIT ? 1'b1 : ~empty);
+                assign f_cover[i] = (((served[i*P +: P] | grant[i*P +: P]) & want_all & on) ==
+                                     (want_all & on));
+            end else begin : g_nf
+                assign f_want[i*P +: P] = {P{1'b0}};
+                assign f_all[i] = 1'b0;
+                assign f_sig[i] = 1'b0;
+                assign f_start[i*SW +: SW] = {SW{1'b0}};
+                assign f_drop[i] = 1'b0;
+                assign f_valid[i] = 1'b0;
+                assign f_cover[i] = 1'b0;
+            end
 
             assign granted[i] = |grant[i*P +: P];
             // packet mode: the candidate leaves the input (spec 8.3 step 5)
             // (ALL: served and this tick's grants cover the want set, C0 or the flooding set)
-            wire [P-1:0] want_all = flood ? WANT_FLOOD : C0;
-            assign consume[i] = cand_valid[i] &
-                (req_bad[i] | (req_all[i] ?
-                    (((served[i*P +: P] | grant[i*P +: P]) & want_all) == want_all) : granted[i]));
+            // (FAULTS = 1: an unroutable ONE is consumed, an ALL when the masked want is covered)
+            if (FLT) begin : g_cons_f
+                assign consume[i] = cand_valid[i] & (f_drop[i] | (req_all[i] ? f_cover[i] : granted[i]));
+            end else begin : g_cons
+                assign consume[i] = cand_valid[i] &
+                    (req_bad[i] | (req_all[i] ?
+                        (((served[i*P +: P] | grant[i*P +: P]) & want_all) == want_all) : granted[i]));
+            end
 
             // route's want is read at link 0 of each child only; its start is lcan_alloc's job
             wire unused_ok = &{1'b0, rt_up, rt_want, rt_start};
         end
     endgenerate
 
-    lcan_alloc #(
-        .M  (M_L),
-        .PDN(P_DN),
-        .U  (U),
-        .SW (SW),
-        .UP_CHOICE(UP_CHOICE)
-    ) u_alloc (
-        .req_cls  (req_cls),
-        .req_spc  (req_spc),
-        .r_in     (r_in),
-        .r_up     (r_up),
-        .r_dn     (r_dn),
-        .avail    (avail),
-        .up_perm  (up_perm),
-        .grant    (grant),
-        .out_valid(out_valid),
-        .out_src  (out_src)
-    );
+    generate
+        if (FLT) begin : g_chain
+            // class UP requests carry per-request want sets (the reach rows): the general greedy
+            // chain of spec 6, with the sigma scan for class UP under UP_CHOICE = 1
+            lcan_alloc_chain #(
+                .P (P),
+                .SW(SW),
+                .U (U)
+            ) u_alloc (
+                .req_valid(f_valid),
+                .req_sig  (f_sig),
+                .up_perm  (up_perm),
+                .req_all  (f_all),
+                .req_want (f_want),
+                .req_start(f_start),
+                .r_in     (r_in),
+                .avail    (avail_m),
+                .grant    (grant)
+            );
+            reg [P-1:0] ov;
+            integer     ci, co;
+            always @* begin
+                for (co = 0; co < P; co = co + 1) begin
+                    ov[co] = 1'b0;
+                    for (ci = 0; ci < P; ci = ci + 1)
+                        ov[co] = ov[co] | grant[ci*P + co];
+                end
+            end
+            assign out_valid = ov;
+            assign out_src = {(P*SW){1'b0}};
+            // the class / broadcast-set requests are the log-depth allocator's
+            wire unused_cls = &{1'b0, req_cls, req_spc, r_up, r_dn};
+        end else begin : g_log
+            lcan_alloc #(
+                .M  (M_L),
+                .PDN(P_DN),
+                .U  (U),
+                .SW (SW),
+                .UP_CHOICE(UP_CHOICE)
+            ) u_alloc (
+                .req_cls  (req_cls),
+                .req_spc  (req_spc),
+                .r_in     (r_in),
+                .r_up     (r_up),
+                .r_dn     (r_dn),
+                .avail    (avail),
+                .up_perm  (up_perm),
+                .grant    (grant),
+                .out_valid(out_valid),
+                .out_src  (out_src)
+            );
+            wire unused_f = &{1'b0, f_valid, f_all, f_sig, f_want, f_start, f_drop, f_cover, avail_m};
+        end
+    endgenerate
 
     // the LFSR steps iff the allocator has a request (circuit: not on clear ticks)
-    assign lfsr_step = (|cand_valid) & ~(CIRCUIT & clear);
+    // (packet mode: a candidate that makes no request - section 4's impossible digit, 14.3's
+    // unroutable ONE or empty ALL - does not step it, spec 5 / 8.3)
+    generate
+        if (CIRCUIT) begin : g_step_c
+            assign lfsr_step = (|cand_valid) & ~clear;
+        end else if (FLT) begin : g_step_f
+            assign lfsr_step = |f_valid;
+        end else begin : g_step_p
+            assign lfsr_step = |(cand_valid & ~req_bad);
+        end
+    endgenerate
 
     // ---------------------------------------------------------------- outputs: one crossbar
     // xsel, output o's column: the allocator's grant (a header, or a packet-mode flit) or, in circuit
@@ -346,7 +498,11 @@ module lcan_switch #(
                 n_up = n_up + 32'd1;
             if (wr[go] && go < D)
                 n_down = n_down + 32'd1;
+            // circuit: headers not granted (spec 7.2); packet: candidates consumed without a
+            // request because their want set was empty (section 4's digit, 14.3; spec 9)
             if (CIRCUIT && cand_valid[go] && !granted[go])
+                n_drop = n_drop + 32'd1;
+            if (!CIRCUIT && (FLT ? f_drop[go] : (cand_valid[go] && req_bad[go])))
                 n_drop = n_drop + 32'd1;
         end
         cnt_up_d = cnt_up_q + n_up;

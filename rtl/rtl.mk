@@ -35,6 +35,8 @@ RTL_CONFIGS := \
 
 # linted with UP_CHOICE = 0 (rotate) as well; every configuration is linted with the default 1
 RTL_LINT_ROTATE := lcan-2-4-16 lcan-3-3-81 bft-4-1-2-4-8 pgft-3-odd gft-1-4-1
+# linted with FAULTS = 1 as well (spec 14: reach rows, masks, lcan_alloc_chain), both UP_CHOICE values
+RTL_LINT_FAULTS := lcan-2-4-16 lcan-3-3-81 bft-4-1-2-4-8 pgft-3-odd gft-1-4-1
 
 RTL_SYNTH_CONFIGS := \
   lcan-2-2-16=4:2,2,2,2:1,2,2,2:1,1,1,1 \
@@ -53,6 +55,12 @@ RTL_SMOKE_CONFIGS_FULL := \
   lcan-2-4-16=4:2,2,2,2:1,4,4,4:1,1,1,1=1 \
   pgft-3-odd=3:3,5,2:2,3,1:2,1,3=11
 
+# the smoke test again with FAULTS = 1 (no faults applied: the fault-capable switch and its chain
+# allocator must meet every check of FAULTS = 0): NAME=CONFIG=PAIR_STRIDE
+RTL_SMOKE_FAULTS_CONFIGS := \
+  bft-3-1-2-4=3:2,2,2:1,1,1:1,2,4=1 \
+  xgft-2-4-4-2-3=2:4,4:2,3:1,1=1
+
 # full circuit passes (tb/smoke/tb_pass.v, pi(s) = 5s + 3 mod N): NAME=CONFIG
 RTL_PASS_CONFIGS := \
   lcan-2-2-16=4:2,2,2,2:1,2,2,2:1,1,1,1 \
@@ -66,8 +74,9 @@ RTL_VL_SMOKE_CONFIGS := \
   lcan-4-2-64=3:4,4,4:1,2,2:1,1,1=1
 
 RTL_CELL_TESTS := lfsr rr_pick alloc alloc_eq fifo offsets sigma seeding route
-# test-only cells compiled with every cell test: the reference allocator chain and its wrapper
-RTL_CELL_EXTRA := tb/cells/lcan_alloc_chain.v tb/cells/lcan_alloc_chain_wrap.v
+# test-only cell compiled with every cell test: the reference allocator chain's wrapper (the chain,
+# rtl/lcan_alloc_chain.v, is in rtl/lcan_network.f)
+RTL_CELL_EXTRA := tb/cells/lcan_alloc_chain_wrap.v
 
 .PHONY: prove-alloc synth-alloc test-alloc-big lint-rtl lint-rtl-verilator lint-rtl-iverilog synth-smoke test-rtl test-rtl-full test-rtl-cells \
         test-rtl-smoke test-rtl-verilator
@@ -81,26 +90,30 @@ lint-rtl: lint-rtl-verilator lint-rtl-iverilog synth-smoke
 lint-rtl-verilator: $(BUILD)/lcan
 	@set -e; n=0; for c in $(RTL_CONFIGS); do name=$${c%%=*}; cfg=$${c#*=}; \
 	  ucs="1 $$(case " $(RTL_LINT_ROTATE) " in *" $$name "*) echo 0;; esac)"; \
-	  for mode in 0 1; do for uc in $$ucs; do \
+	  fls="0 $$(case " $(RTL_LINT_FAULTS) " in *" $$name "*) echo 1;; esac)"; \
+	  for mode in 0 1; do for uc in $$ucs; do for fl in $$fls; do \
 	    $(VERILATOR) --lint-only -Wall rtl/lint.vlt $(RTL_INC) -f $(RTL_F) --top-module lcan_network \
-	      $$(bash rtl/params.sh verilator $$cfg $$mode) -GUP_CHOICE=$$uc \
-	      || { echo "lint-rtl: verilator FAILED on $$name mode $$mode UP_CHOICE $$uc"; exit 1; }; \
+	      $$(bash rtl/params.sh verilator $$cfg $$mode) -GUP_CHOICE=$$uc -GFAULTS=$$fl \
+	      || { echo "lint-rtl: verilator FAILED on $$name mode $$mode UP_CHOICE $$uc FAULTS $$fl"; exit 1; }; \
 	    n=$$((n+1)); \
-	  done; done; done; echo "lint-rtl: verilator -Wall clean on $$n configuration/mode/UP_CHOICE triples"
+	  done; done; done; done; \
+	echo "lint-rtl: verilator -Wall clean on $$n configuration/mode/UP_CHOICE/FAULTS combinations"
 
 # iverilog -Wall: compile (elaborate) every configuration, both modes; any warning fails
 lint-rtl-iverilog: $(BUILD)/lcan
 	@set -e; mkdir -p $(RTL_BUILD); n=0; for c in $(RTL_CONFIGS); do name=$${c%%=*}; cfg=$${c#*=}; \
 	  ucs="1 $$(case " $(RTL_LINT_ROTATE) " in *" $$name "*) echo 0;; esac)"; \
-	  for mode in 0 1; do for uc in $$ucs; do \
+	  fls="0 $$(case " $(RTL_LINT_FAULTS) " in *" $$name "*) echo 1;; esac)"; \
+	  for mode in 0 1; do for uc in $$ucs; do for fl in $$fls; do \
 	    $(IVERILOG) -g2005 $(IVERILOG_WARN) -o $(RTL_BUILD)/lint.vvp -s lcan_network \
-	      $$(bash rtl/params.sh iverilog $$cfg $$mode) -Plcan_network.UP_CHOICE=$$uc \
+	      $$(bash rtl/params.sh iverilog $$cfg $$mode) -Plcan_network.UP_CHOICE=$$uc -Plcan_network.FAULTS=$$fl \
 	      $(RTL_INC) -f $(RTL_F) > $(RTL_BUILD)/iverilog-lint.log 2>&1 \
-	      || { cat $(RTL_BUILD)/iverilog-lint.log; echo "lint-rtl: iverilog FAILED on $$name mode $$mode UP_CHOICE $$uc"; exit 1; }; \
+	      || { cat $(RTL_BUILD)/iverilog-lint.log; echo "lint-rtl: iverilog FAILED on $$name mode $$mode UP_CHOICE $$uc FAULTS $$fl"; exit 1; }; \
 	    if [ -s $(RTL_BUILD)/iverilog-lint.log ]; then cat $(RTL_BUILD)/iverilog-lint.log; \
-	      echo "lint-rtl: iverilog warnings on $$name mode $$mode UP_CHOICE $$uc"; exit 1; fi; \
+	      echo "lint-rtl: iverilog warnings on $$name mode $$mode UP_CHOICE $$uc FAULTS $$fl"; exit 1; fi; \
 	    n=$$((n+1)); \
-	  done; done; done; echo "lint-rtl: iverilog -Wall clean on $$n configuration/mode/UP_CHOICE triples"
+	  done; done; done; done; \
+	echo "lint-rtl: iverilog -Wall clean on $$n configuration/mode/UP_CHOICE/FAULTS combinations"
 
 # yosys: generic synthesis of the whole network; prints the cell count of each run
 synth-smoke: $(BUILD)/lcan
@@ -144,6 +157,17 @@ test-rtl-smoke: $(BUILD)/lcan
 	    echo "rtl-$${line:-smoke $$name-mode$$mode: no result line}"; \
 	    echo "$$line" | grep -q ' 0 failed$$' || fail=1; \
 	  done; done; \
+	for c in $(RTL_SMOKE_FAULTS_CONFIGS); do name=$${c%%=*}; rest=$${c#*=}; \
+	  cfg=$${rest%=*}; stride=$${rest##*=}; \
+	  for mode in 0 1; do \
+	    $(IVERILOG) -g2005 $(IVERILOG_WARN) -o $(RTL_BUILD)/smoke-f-$$name-$$mode.vvp -s tb_smoke \
+	      $$(bash rtl/params.sh iverilog $$cfg $$mode tb_smoke) -Ptb_smoke.PAIR_STRIDE=$$stride -Ptb_smoke.FAULTS=1 \
+	      "-Ptb_smoke.NAME=\"$$name-faults-mode$$mode\"" $(RTL_INC) -f $(RTL_F) tb/smoke/tb_smoke.v || { fail=1; continue; }; \
+	    out=$$(vvp -n $(RTL_BUILD)/smoke-f-$$name-$$mode.vvp); echo "$$out" | grep -v ' passed, ' | head -20; \
+	    line=$$(echo "$$out" | grep -E '^smoke .*: [0-9]+ passed, [0-9]+ failed$$' | tail -1); \
+	    echo "rtl-$${line:-smoke $$name-faults-mode$$mode: no result line}"; \
+	    echo "$$line" | grep -q ' 0 failed$$' || fail=1; \
+	  done; done; \
 	for c in $(RTL_PASS_CONFIGS); do name=$${c%%=*}; cfg=$${c#*=}; \
 	  $(IVERILOG) -g2005 $(IVERILOG_WARN) -o $(RTL_BUILD)/pass-$$name.vvp -s tb_pass \
 	    $$(bash rtl/params.sh iverilog $$cfg 0 tb_pass | sed 's/ -Ptb_pass.MODE=0//') \
@@ -183,7 +207,7 @@ test-alloc-big:
 	@mkdir -p $(RTL_BUILD); dir=$(RTL_BUILD)/vl-alloc-eq; \
 	$(VERILATOR) --binary --timing -O2 -Wno-fatal -Wno-lint -Wno-style -DALLOC_EQ_BIG \
 	  --top-module tb_lcan_alloc_eq -Mdir $$dir tb/cells/tb_lcan_alloc_eq.v $(RTL_CELL_EXTRA) \
-	  rtl/lcan_rr_pick.v rtl/lcan_prefix_count.v rtl/lcan_alloc.v rtl/lcan_offsets.v -o valloc > $$dir.log 2>&1 \
+	  rtl/lcan_rr_pick.v rtl/lcan_prefix_count.v rtl/lcan_alloc.v rtl/lcan_alloc_chain.v rtl/lcan_offsets.v -o valloc > $$dir.log 2>&1 \
 	  || { tail -20 $$dir.log; exit 1; }; \
 	out=$$($$dir/valloc); echo "$$out" | grep -v finish | head -20; \
 	echo "$$out" | grep -qE '^alloc_eq: [0-9]+ passed, 0 failed$$'

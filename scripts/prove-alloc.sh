@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # prove-alloc.sh: prove rtl/lcan_alloc.v (log depth) equal to the reference chain
-# (tb/cells/lcan_alloc_chain.v behind lcan_alloc_chain_wrap, want/start sets as lcan_switch built
+# (rtl/lcan_alloc_chain.v behind lcan_alloc_chain_wrap, want/start sets as lcan_switch built
 # them) for every legal input, with yosys's SAT solver: tb/cells/prove_alloc_top.v computes
 # ok = (grants, out_valid, out_src equal) and `sat -prove ok 1 -verify` proves it for all inputs.
 # Usage: scripts/prove-alloc.sh [M,PDN,U[,UC] ...]   (default: the shapes below, P = 2..8)
@@ -22,7 +22,7 @@ for s in $SHAPES; do
   log=$LOGDIR/prove-$m-$pdn-$u-$uc.log
   t0=$(date +%s.%N)
   if $YOSYS -q -l "$log" -p "read_verilog rtl/lcan_rr_pick.v rtl/lcan_prefix_count.v rtl/lcan_alloc.v \
-        tb/cells/lcan_alloc_chain.v tb/cells/lcan_alloc_chain_wrap.v tb/cells/prove_alloc_top.v; \
+        rtl/lcan_alloc_chain.v tb/cells/lcan_alloc_chain_wrap.v tb/cells/prove_alloc_top.v; \
         chparam -set M $m -set PDN $pdn -set U $u -set SW $sw -set UP_CHOICE $uc prove_alloc_top; \
         hierarchy -top prove_alloc_top; proc; flatten; opt -fast; \
         sat -prove ok 1 -verify -show-inputs" > /dev/null 2>&1 \

@@ -34,6 +34,9 @@ module tb_top;
     parameter integer DEPTH = 4;
     // Which upper a header going up gets (spec 6): 1 uniform (default), 0 rotate.
     parameter integer UP_CHOICE = 1;
+    // Fault support (spec 14): 1 builds the reach rows and masks and drives the fault pins from the
+    // harness every cycle; 0 ties them to 0 (the network ignores them).
+    parameter integer FAULTS = 0;
 
     // the geometry: NP, FW, DBG_BYTES (rtl/lcan_geom.vh, the functions lcan_network sizes its
     // ports with)
@@ -54,6 +57,14 @@ module tb_top;
     wire [H*32-1:0] cnt_down;
     wire [H*32-1:0] cnt_drop;
     wire [DBG_BYTES*8-1:0] dbg;
+    // the fault pins (spec 13, 14.1-14.2): NL, NS, RW of rtl/lcan_geom.vh
+    reg [NL-1:0] link_off = {NL{1'b0}};
+    reg [NS-1:0] sw_off = {NS{1'b0}};
+    reg cfg_we = 1'b0;
+    reg [31:0] cfg_addr = 32'd0;
+    // cfg_row is RW bits wide only with FAULTS = 1 (spec 13)
+    localparam RWP = (FAULTS != 0) ? RW : 1;
+    reg [RWP-1:0] cfg_row = {RWP{1'b0}};
 
     lcan_network #(
         .H(H),
@@ -63,7 +74,8 @@ module tb_top;
         .MODE(MODE),
         .PAYLOAD_W(PAYLOAD_W),
         .DEPTH(DEPTH),
-        .UP_CHOICE(UP_CHOICE)
+        .UP_CHOICE(UP_CHOICE),
+        .FAULTS(FAULTS)
     ) dut (
         .clk(clk),
         .rst(rst),
@@ -79,7 +91,12 @@ module tb_top;
         .cnt_up(cnt_up),
         .cnt_down(cnt_down),
         .cnt_drop(cnt_drop),
-        .dbg(dbg)
+        .dbg(dbg),
+        .link_off(link_off),
+        .sw_off(sw_off),
+        .cfg_we(cfg_we),
+        .cfg_addr(cfg_addr),
+        .cfg_row(cfg_row)
     );
 
     integer tb_status;
@@ -87,20 +104,26 @@ module tb_top;
     integer tb_rst;
     integer tb_clear;
     integer tb_seed;
+    integer tb_cfg_we;
+    integer tb_cfg_addr;
 
 `ifdef VERILATOR
     import "DPI-C" function int lcan_tb_init(input int h, input bit [H*32-1:0] m, input bit [H*32-1:0] w,
         input bit [H*32-1:0] p, input int mode, input int payload_w, input int depth, input int up_choice,
-        input int np, input int fw, input int dbg_bytes);
+        input int np, input int fw, input int dbg_bytes, input int faults, input int nl, input int ns,
+        input int rw);
     import "DPI-C" function int lcan_tb_inputs(output int rst_o, output int clear_o, output int seed_o,
         output bit [NP-1:0] inj_valid_o, output bit [NP*FW-1:0] inj_flit_o, output bit [NP-1:0] ej_ack_o);
     import "DPI-C" function void lcan_tb_outputs(input bit [NP-1:0] inj_ready_i, input bit [NP-1:0] inj_ack_i,
         input bit [NP-1:0] ej_valid_i, input bit [NP*FW-1:0] ej_flit_i, input bit [H*32-1:0] cnt_up_i,
         input bit [H*32-1:0] cnt_down_i, input bit [H*32-1:0] cnt_drop_i, input bit [DBG_BYTES*8-1:0] dbg_i);
     import "DPI-C" function void lcan_tb_final();
+    import "DPI-C" function void lcan_tb_fault_inputs(output bit [NL-1:0] link_off_o, output bit [NS-1:0] sw_off_o,
+        output int cfg_we_o, output int cfg_addr_o, output bit [RWP-1:0] cfg_row_o);
 
     task harness_init;
-        tb_status = lcan_tb_init(H, M, W, P, MODE, PAYLOAD_W, DEPTH, UP_CHOICE, NP, FW, DBG_BYTES);
+        tb_status = lcan_tb_init(H, M, W, P, MODE, PAYLOAD_W, DEPTH, UP_CHOICE, NP, FW, DBG_BYTES, FAULTS, NL, NS,
+                                 RWP);
     endtask
     task harness_inputs;
         tb_done = lcan_tb_inputs(tb_rst, tb_clear, tb_seed, inj_valid, inj_flit, ej_ack);
@@ -108,18 +131,25 @@ module tb_top;
     task harness_outputs;
         lcan_tb_outputs(inj_ready, inj_ack, ej_valid, ej_flit, cnt_up, cnt_down, cnt_drop, dbg);
     endtask
+    task harness_fault_inputs;
+        lcan_tb_fault_inputs(link_off, sw_off, tb_cfg_we, tb_cfg_addr, cfg_row);
+    endtask
     task harness_final;
         lcan_tb_final();
     endtask
 `else
     task harness_init;
-        $lcan_tb_init(H, M, W, P, MODE, PAYLOAD_W, DEPTH, UP_CHOICE, NP, FW, DBG_BYTES, tb_status);
+        $lcan_tb_init(H, M, W, P, MODE, PAYLOAD_W, DEPTH, UP_CHOICE, NP, FW, DBG_BYTES, FAULTS, NL, NS, RWP,
+                      tb_status);
     endtask
     task harness_inputs;
         $lcan_tb_inputs(tb_done, tb_rst, tb_clear, tb_seed, inj_valid, inj_flit, ej_ack);
     endtask
     task harness_outputs;
         $lcan_tb_outputs(inj_ready, inj_ack, ej_valid, ej_flit, cnt_up, cnt_down, cnt_drop, dbg);
+    endtask
+    task harness_fault_inputs;
+        $lcan_tb_fault_inputs(link_off, sw_off, tb_cfg_we, tb_cfg_addr, cfg_row);
     endtask
     task harness_final;
         $lcan_tb_final;
@@ -154,6 +184,12 @@ module tb_top;
                 rst = tb_rst[0];
                 clear = tb_clear[0];
                 seed = tb_seed;
+                if (FAULTS != 0) begin
+                    // the fault pins of this edge (after harness_inputs, which produced them)
+                    harness_fault_inputs;
+                    cfg_we = tb_cfg_we[0];
+                    cfg_addr = tb_cfg_addr;
+                end
                 if (cyc == dump_from) begin
                     $dumpfile(dumpfile);
                     $dumpvars(0, tb_top);

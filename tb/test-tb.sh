@@ -13,6 +13,8 @@
 #             the steps are seed 000's: bcast 2 log n, scatter / gather n + 1, alltoall formula (2)
 #             (computed here); one run on Icarus; a flipped model bit is caught (exit 1)
 #   embed     `lcan embed --engine rtl`: a guest's exchange on the RTL prints the model's JSON
+#   faults    the FAULTS = 1 binaries with no faults in lockstep, both modes; route, traffic (with
+#             --fault-at) and collective bcast under --faults on the RTL print the model's JSON
 # The matrix runs UP_CHOICE uniform (the default) everywhere and rotate (--up-choice rotate, its own
 # binaries) on two networks with U >= 3 uppers; packet lockstep mixes tree and flooding broadcasts.
 # LCAN_BUILD=DIR: the build directory (default build; `make test-tb` passes its BUILD).
@@ -220,6 +222,53 @@ PY
     head -5 "$OUT/$name.err" | sed 's/^/tb:      /'
   fi
 done
+
+# faults (spec 14): the FAULTS = 1 switch (reach rows, masked requests, the general greedy
+# allocator lcan_alloc_chain) with no faults in lockstep, both modes; then the model library's fault
+# drivers on the RTL: `lcan route|traffic|collective ... --faults F --engine rtl` print the model
+# engine's JSON (but for "engine" and the measured "cycles_per_s"), in lockstep (0 mismatches);
+# networks with w_1 = 2 and w_1 = 3 (xgft(2;3,4;3,3): 3 uppers at level 1, the sigma scan).
+ft0=$(date +%s)
+lockstep f01 verilator 'gft(2,2,2)'      circuit random 6000 --faults none
+lockstep f02 verilator 'gft(2,2,2)'      packet  random 6000 --faults none
+lockstep f03 verilator 'xgft(2;3,4;3,3)' circuit worst  6000 --faults none
+lockstep f04 verilator 'xgft(2;3,4;3,3)' packet  random 6000 --faults none
+# fcmp NAME ENGINE CHECK CMD SPEC [options]: --engine model against --engine ENGINE; CHECK is a python
+# expression on the RTL's JSON b that must hold too
+fcmp() {
+  local name=$1 eng=$2 check=$3 cmd=$4 spec=$5; shift 5
+  "$LCAN" "$cmd" "$spec" "$@" --json >"$OUT/$name-model.json" 2>&1
+  "$LCAN" "$cmd" "$spec" "$@" --engine "$eng" --json >"$OUT/$name.json" 2>"$OUT/$name.err"
+  local rc=$?
+  local same; same=$(python3 - "$OUT/$name-model.json" "$OUT/$name.json" "$eng" "$check" <<'PY'
+import json, sys
+try:
+    a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
+except Exception:
+    print("no"); sys.exit()
+skip = ("engine", "cycles_per_s")
+ok = list(a) == list(b) and b["engine"] == sys.argv[3] and all(a[k] == b[k] for k in a if k not in skip)
+print("yes" if ok and eval(sys.argv[4]) else "no")
+PY
+)
+  if [ $rc -eq 0 ] && [ "$same" = yes ]; then
+    ok "$name: $cmd $spec $* --engine $eng: JSON == --engine model ($check)"
+  else
+    bad "$name" "$name: $cmd $spec $* --engine $eng: exit $rc, same as model and $check: ${same:-?}"
+    head -5 "$OUT/$name.err" "$OUT/$name.json" | sed 's/^/tb:      /'
+  fi
+}
+fcmp f-route-1 rtl 'b["cut"] == 0' route 'gft(2,2,2)' --faults L1:0 --trials 3 --seed 3
+fcmp f-route-2 rtl 'b["cut"] == 0' route 'xgft(2;3,4;3,3)' --faults random:2 --pattern worst --trials 3 --seed 5
+fcmp f-route-cut rtl 'b["cut"] > 0' route 'gft(2,2,2)' --faults L1:0,L1:1 --trials 2
+fcmp f-route-icarus icarus 'b["cut"] == 0' route 'gft(2,2,2)' --faults L2:1/0 --trials 2 --seed 9
+fcmp f-traffic-1 rtl 'b["delivered"] > 0 and b["lost"] == 0' \
+  traffic 'gft(2,2,2)' --faults L1:1 --load 0.3 --warmup 300 --measure 600
+fcmp f-traffic-2 rtl 'b["dropped"] > 0 and b["lost"] == 0' \
+  traffic 'xgft(2;3,4;3,3)' --faults random:2 --fault-at 300 --load 0.6 --warmup 300 --measure 600 --seed 8
+fcmp f-coll-1 rtl 'b["correct"]' collective 'gft(2,2,2)' --op bcast --faults L1:0
+fcmp f-coll-2 rtl 'b["correct"]' collective 'xgft(2;3,4;3,3)' --op bcast --faults L1:0,L2:1/0 --root 5
+echo "tb: fault checks: $(( $(date +%s) - ft0 )) s"
 
 # bad arguments: one line "lcan: ...", exit 2
 "$RTL" lockstep 'lcan(2,2,6)' >/dev/null 2>"$OUT/err1"; rc1=$?

@@ -119,6 +119,14 @@ typedef struct {
     const uint8_t *inj_valid;
     const uint64_t *inj_flit;
     const uint8_t *ej_ack;
+    /* Faults (spec 14.1-14.2); NULL / 0 = none. link_off: NL entries, sw_off: NS entries (level 1
+     * first), cfg_we: write reach row cfg_addr (0..NR-1) := cfg_row, RW bits as ceil(RW / 64)
+     * words, bit a of the row = bit (a % 64) of word a / 64. NL, NS, NR, RW: lcan_faults.h. */
+    const uint8_t *link_off;
+    const uint8_t *sw_off;
+    int cfg_we;
+    uint32_t cfg_addr;
+    const uint64_t *cfg_row;
 } lcan_in;
 
 typedef struct {
@@ -162,6 +170,7 @@ typedef struct {
     double *stage_occ;        /* caller-provided, h entries, top level first: pass-0 occupancy */
     uint64_t ticks;           /* ticks used */
     uint64_t data_errors;     /* data flits missing, misplaced or wrong (must be 0) */
+    uint32_t cut;             /* sources whose pair is cut by faults (spec 14.5), never active */
 } lcan_route_result;
 
 /* Route one permutation with the pass driver of spec 7.5 on any engine (circuit mode).
@@ -169,6 +178,14 @@ typedef struct {
 lcan_status lcan_route_perm(const lcan_topo *t, int payload_w, lcan_tick_fn tick, void *engine,
                             const uint32_t *perm, uint32_t net_seed, int max_passes,
                             lcan_route_result *res);
+
+/* lcan_route_perm under a fault set (spec 14.5; NULL = lcan_route_perm): the rows are written after
+ * the reset tick, cut sources are never active and are counted in res->cut. */
+struct lcan_faults;
+lcan_status lcan_route_perm_faults(const lcan_topo *t, int payload_w, lcan_tick_fn tick,
+                                   void *engine, const uint32_t *perm, uint32_t net_seed,
+                                   int max_passes, const struct lcan_faults *faults,
+                                   lcan_route_result *res);
 
 /* The same result as lcan_route_perm on the model with cfg.up_choice = up_choice, computed
  * event-driven (only switches holding headers are visited) - used for large networks; tested equal

@@ -72,6 +72,7 @@ typedef struct {
                              (spec 8.5: every leaf, the source included, n copies) */
     lcan_up_choice up_choice; /* UP_CHOICE of the engine (spec 6; the model engine is built with it,
                              printed as "up_choice") */
+    const struct lcan_faults *faults; /* NULL: none; else spec 14.5 (bcast on every usable tree) */
 } lcan_coll_opts;
 
 /* Defaults: root 0, 1 flit, 1 tree, hw broadcast, pipelined, sum, no compaction, depth 4,
@@ -110,7 +111,15 @@ typedef struct {
     uint64_t errors;         /* missing, duplicate, misplaced or wrong deliveries / results */
     uint64_t inj_stalls;     /* (leaf, tick) pairs where a due packet waited for inj_ready */
     int rounds;              /* round-model ops: rounds executed */
-    int correct;             /* errors == 0 and everything delivered */
+    int correct;             /* errors == 0 and everything delivered (under faults: every leaf not cut
+                                from the root reached) */
+    /* Faults (opts.faults, spec 14.5: bcast only, one flit sent on every tree t whose leaf port
+     * t*p_1 at the root is not off; copies may vanish, so missing copies are not errors): */
+    uint32_t reached;        /* leaves holding the message at the end (the root included) */
+    uint32_t unreached;      /* N - reached */
+    uint32_t cut;            /* leaves b whose pair (root, b) is cut (lcan_reach_cut) */
+    int trees_used;          /* trees the root sent on */
+    uint64_t fault_rows;     /* rows written on ticks 1..fault_rows, before the first injection */
     char err[256];           /* why the op was refused (e.g. a capacity violation), or "" */
 } lcan_coll_result;
 

@@ -28,6 +28,9 @@ typedef struct {
     double *stage_occupancy; /* h entries, top level first, mean over trials */
     int has_recurrence;      /* the network is an LCAN / k-ary tree (spec 10.2) */
     double recurrence;       /* p(h) */
+    int has_faults;          /* routed under a fault set (lcan_study_route_faults): printed with */
+    uint64_t faults;         /* its element count and */
+    uint64_t cut;            /* the cut sources summed over the trials (spec 14.5) */
 } lcan_study_route_stats;
 
 /* Runs trials k = 0..trials-1: rng = lcan_trial_rng(seed, k), perm = lcan_pattern(pattern, &rng),
@@ -54,6 +57,15 @@ lcan_status lcan_study_route_uc(const lcan_topo *t, int payload_w, const char *p
                                 lcan_study_route_stats *s, char *err, size_t errlen,
                                 lcan_study_progress_fn progress, void *ctx);
 
+/* The same under a fault set (spec 14.5; NULL = lcan_study_route_uc): every trial through
+ * lcan_route_perm_faults on (tick, engine) - the event-driven router takes no faults, so tick must
+ * not be NULL when faults is given. */
+struct lcan_faults;
+lcan_status lcan_study_route_faults(const lcan_topo *t, int payload_w, const char *pattern, long trials,
+                                    uint64_t seed, int max_passes, lcan_up_choice up_choice,
+                                    const struct lcan_faults *faults, lcan_tick_fn tick, void *engine,
+                                    lcan_study_route_stats *s, char *err, size_t errlen,
+                                    lcan_study_progress_fn progress, void *ctx);
 /* Prints the result as `lcan route` does: one JSON object (json != 0) or the text table. */
 void lcan_study_route_print(FILE *f, const lcan_topo *t, const char *pattern, const char *engine,
                             const lcan_study_route_stats *s, int json);

@@ -81,6 +81,8 @@ typedef struct {
     int depth;           /* DEPTH of the engine (default 4) */
     lcan_up_choice up_choice; /* UP_CHOICE of the engine (default LCAN_UP_UNIFORM; printed as
                             "up_choice"; the model engine is built with it) */
+    const struct lcan_faults *faults; /* NULL: none; else spec 14.5 (lcan_faults.h); unicast only */
+    uint64_t fault_at;   /* tick at which the faults are applied (spec 14.4); 0 or 1: from the start */
     uint64_t max_queued; /* bound on the packets waiting in all source queues together (far above
                             saturation they grow without end): beyond it the run stops with
                             LCAN_ERR_STALL and queue_overflow = 1; 0 = automatic, 2^24 (256 MB) */
@@ -103,6 +105,16 @@ typedef struct {
     uint64_t created, injected, delivered;         /* all packets of the run */
     uint64_t bcast_packets;    /* measured broadcasts */
     uint64_t lost, duplicated, misrouted, tag_stalls;
+    /* Faults (opts.faults, spec 14.5; all 0 without): unicasts not created because their pair is
+     * cut (cut), created but removed from a source queue because the faults applied at fault_at cut
+     * their pair (discarded), and dropped in the network (sum of cnt_drop over the levels). Under
+     * faults the run always ends with an empty network: the measured packets are drained as usual;
+     * then creation stops and, unless drain_all, the packets still waiting in the source queues are
+     * removed (unsent: they never entered the network, so they need not cross it — at loads above
+     * saturation that would take longer than the run). Checks: injected = delivered + dropped,
+     * created = injected + discarded + unsent, duplicated = 0; lost = created - discarded - unsent
+     * - delivered - dropped (neither delivered nor dropped). */
+    uint64_t cut, discarded, dropped, unsent;
     int queue_overflow;        /* the run stopped because the source queues exceeded max_queued */
     uint64_t drain_cycles;     /* ticks after the window until the measured packets were delivered */
     uint64_t cycles;           /* ticks presented, reset tick included */

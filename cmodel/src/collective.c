@@ -22,12 +22,24 @@
  * a channel streams at full rate or idles, and may be up to 2 low on a channel whose receiver is
  * stalled with a full-rate history; max_queue_ub takes undetermined ones as 0 (an upper bound).
  * Both are functions of the pins only, hence equal on every engine.
+ *
+ * Faults (o->faults, spec 14.4-14.5; bcast with hardware trees and one flit only): the fault pins
+ * are presented from tick 1 on, the rows that differ from all ones are written on ticks
+ * 1..fault_rows, and the root sends its flit on every tree t whose leaf port t*p_1 is not off,
+ * released on tick fault_rows + 1. Copies may vanish (an off port is never granted, spec 14.3), so
+ * a missing copy is no error: a leaf is reached when a copy of any tree arrives, and the op is
+ * correct when no delivery is wrong or duplicated and exactly the leaves that some tree's intact
+ * path leads to (tree_expect, walked on the wiring) are reached — with fewer than w_1 off elements
+ * that is every leaf (seed 002 Theorem 3); `cut` still counts the leaves unicast cannot reach.
+ * The run ends 2h + 4 ticks after the last of those leaves is reached, or 4h + 16 ticks after the
+ * last injection or delivery.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "collective_internal.h"
+#include "lcan_faults.h"
 
 /* ------------------------------------------------------------------ small helpers */
 
@@ -368,6 +380,10 @@ typedef struct {
     uint8_t *dbg;
     int16_t *o2, *o1; /* out(t-2), out(t-1) per byte */
     int ub_up[LCAN_MAX_LEVELS + 1], ub_down[LCAN_MAX_LEVELS + 1]; /* queue_up / queue_down's upper bounds */
+    uint8_t *reached;                /* faults: per leaf, a copy arrived */
+    uint8_t *tree_ok;                /* faults: per leaf, some tree's path to it is intact */
+    uint32_t nreached;
+    uint64_t last_event;             /* faults: last tick with an injection or a delivery */
 } coll_drv;
 
 static void drv_free(coll_drv *d)
@@ -376,7 +392,7 @@ static void drv_free(coll_drv *d)
     free(d->lfirst); free(d->lidx); free(d->lhead); free(d->bidx); free(d->bseen); free(d->expect);
     free(d->inj_valid); free(d->inj_ready); free(d->inj_ack); free(d->ej_valid); free(d->ej_ack);
     free(d->inj_flit); free(d->ej_flit);
-    free(d->dbg); free(d->o1); free(d->o2);
+    free(d->dbg); free(d->o1); free(d->o2); free(d->reached); free(d->tree_ok);
     coll_round_free(d->rp);
 }
 
@@ -555,6 +571,11 @@ static uint64_t read_ejections(coll_drv *d, uint64_t t, lcan_coll_result *res)
                 res->errors++; /* a flooding broadcast never returns to its source (spec 8.6) */
             d->bseen[bit] = 1;
             m->got++;
+            if (d->reached != NULL && !d->reached[leaf]) {
+                d->reached[leaf] = 1;
+                d->nreached++;
+            }
+            d->last_event = t;
         } else {
             if (bcast || leaf != m->dst || dest != lcan_topo_pack(d->t, m->dst) || m->got != 0)
                 res->errors++;
@@ -562,6 +583,67 @@ static uint64_t read_ejections(coll_drv *d, uint64_t t, lcan_coll_result *res)
         }
     }
     return got;
+}
+
+/* Faults: mark in `expect` the leaves that some tree broadcast of the root can reach (spec 8.5,
+ * 8.6, 14.3): tree t climbs from the root's leaf port t*p_1 through upper 0 at every level to its top
+ * switch and descends through parallel link 0 to every child (a flooding broadcast also descends
+ * from every switch of the climb); a copy dies at the first port that is off (a request for upper 0
+ * is unroutable, an ALL request skips off children). Walked on the wiring (lcan_topo_neighbor),
+ * independently of the reach rows. */
+static int port_is_off(const lcan_topo *t, const lcan_faults *f, int level, uint32_t x, int port)
+{
+    lcan_end me = { level, x, port }, far;
+    int lu;        /* the link, named by its upper end: downer ou of the level-lu switch xu */
+    uint32_t xu;
+    int ou;
+    if (lcan_topo_neighbor(t, me, &far) != LCAN_OK)
+        return 1;
+    if (level == 0 || port >= lcan_topo_downers(t, level)) { /* going up: the far end is the upper end */
+        lu = far.level; xu = far.node; ou = far.port;
+    } else {
+        lu = level; xu = x; ou = port;
+    }
+    if (f->link_off[lcan_topo_link_offset(t, lu) + (uint64_t)xu * (uint64_t)lcan_topo_downers(t, lu) + (uint64_t)ou])
+        return 1;
+    if (level >= 1 && f->sw_off[lcan_topo_switch_offset(t, level) + x])
+        return 1;
+    return far.level >= 1 && f->sw_off[lcan_topo_switch_offset(t, far.level) + far.node];
+}
+
+static void tree_descend(const lcan_topo *t, const lcan_faults *f, int level, uint32_t x, uint8_t *expect)
+{
+    int m = lcan_topo_m(t, level), p = lcan_topo_p(t, level);
+    for (int c = 0; c < m; c++) {
+        lcan_end a = { level, x, c * p }, b;
+        if (port_is_off(t, f, level, x, c * p) || lcan_topo_neighbor(t, a, &b) != LCAN_OK)
+            continue;
+        if (b.level == 0)
+            expect[b.node] = 1;
+        else
+            tree_descend(t, f, b.level, b.node, expect);
+    }
+}
+
+static void tree_expect(const lcan_topo *t, const lcan_faults *f, uint32_t root, int flood,
+                        uint8_t *expect)
+{
+    int h = lcan_topo_levels(t), w1 = lcan_topo_w(t, 1), p1 = lcan_topo_p(t, 1);
+    for (int tr = 0; tr < w1; tr++) {
+        lcan_end a = { 0, root, tr * p1 }, b;
+        if (port_is_off(t, f, 0, root, tr * p1) || lcan_topo_neighbor(t, a, &b) != LCAN_OK)
+            continue;
+        while (b.level < h) {
+            int up0 = lcan_topo_downers(t, b.level);
+            if (flood) /* flooding copies go down at every switch of the climb (spec 8.6) */
+                tree_descend(t, f, b.level, b.node, expect);
+            lcan_end c = { b.level, b.node, up0 };
+            if (port_is_off(t, f, b.level, b.node, up0) || lcan_topo_neighbor(t, c, &b) != LCAN_OK)
+                break;
+        }
+        if (b.level == h)
+            tree_descend(t, f, h, b.node, expect);
+    }
 }
 
 static void present_inputs(coll_drv *d, uint64_t t, lcan_coll_result *res)
@@ -588,6 +670,7 @@ static void present_inputs(coll_drv *d, uint64_t t, lcan_coll_result *res)
                                                d->rp != NULL ? m->payload : (uint32_t)(m - d->ms.m));
             d->lhead[x]++;
             res->messages++;
+            d->last_event = t;
             due = 0;
         }
         if (due && d->lhead[x] < d->lfirst[x + 1]) {
@@ -608,8 +691,10 @@ lcan_status lcan_collective_run(const lcan_topo *t, lcan_coll_op op, const lcan_
     lcan_out out;
     uint64_t want = 0, have = 0, tk, limit, idle_after = 0;
     size_t i;
-    uint32_t nb = 0;
+    uint32_t nb = 0, need = 0;
     int round_prog;
+    lcan_reach *reach = NULL;
+    lcan_fault_sched sched = {NULL, 0};
 
     if (t == NULL || o == NULL || tick == NULL || res == NULL)
         return LCAN_ERR_ARG;
@@ -641,7 +726,41 @@ lcan_status lcan_collective_run(const lcan_topo *t, lcan_coll_op op, const lcan_
     d.amask = ((uint64_t)1 << d.aw) - 1u;
     round_prog = op == LCAN_COLL_REDUCE || op == LCAN_COLL_PREFIX || (op == LCAN_COLL_BCAST && o->sw_bcast);
 
-    if (round_prog) {
+    if (o->faults != NULL && (op != LCAN_COLL_BCAST || o->sw_bcast || o->flits != 1)) {
+        snprintf(res->err, sizeof res->err,
+                 "faults: only --op bcast with hardware trees (--algo hw) and one flit runs under faults (spec 14.5)");
+        st = LCAN_ERR_PATTERN;
+        goto done;
+    }
+    if (o->faults != NULL) {
+        st = lcan_reach_new(t, o->faults, &reach);
+        if (st == LCAN_OK)
+            st = lcan_fault_sched_rows(t, NULL, reach, &sched);
+        if (st != LCAN_OK) {
+            snprintf(res->err, sizeof res->err, "faults: %s", st == LCAN_ERR_PARAM ? "reach tables too large" : lcan_strerror(st));
+            goto done;
+        }
+        res->fault_rows = sched.nrows;
+    }
+    if (reach != NULL) {
+        int tr, w1 = lcan_topo_w(t, 1);
+        for (tr = 0; tr < w1; tr++) {
+            coll_msg *m;
+            if (lcan_reach_port_off(reach, o->root * (uint32_t)d.U0 + (uint32_t)(tr * d.p1)))
+                continue;
+            if ((m = coll_add(&d.ms, o->root, 0, (uint32_t)(1 + sched.nrows), tr * d.p1)) == NULL) {
+                st = LCAN_ERR_NOMEM;
+                goto done;
+            }
+            m->bcast = o->flood ? 2 : 1;
+            m->tree = (uint16_t)tr;
+            res->trees_used++;
+        }
+        si.expect = 2 * d.h + (int64_t)sched.nrows;
+        si.expect_ref = "2h after the row writes (spec 8.5-8.6: every tree is edge-disjoint from the others)";
+        si.paper = 2 * d.h;
+        si.paper_ref = "seed 002 Thm 3: w1 edge-disjoint spanning trees survive w1 - 1 faults; 2h steps";
+    } else if (round_prog) {
         st = coll_round_build(t, op, o, d.pw, &d.ms, &d.rp, &si.expect, res->err, sizeof res->err);
         si.expect_ref = "round model: sum over rounds of 2 x (highest LCA level of the round)";
         si.paper = coll_seed001_bound(t);
@@ -704,6 +823,25 @@ lcan_status lcan_collective_run(const lcan_topo *t, lcan_coll_op op, const lcan_
     }
     for (i = 0; i < d.N; i++)
         d.expect[i] = COLL_NONE;
+    if (reach != NULL) {
+        if ((d.reached = calloc(d.N, 1)) == NULL) {
+            st = LCAN_ERR_NOMEM;
+            goto done;
+        }
+        d.reached[o->root] = 1; /* it holds the message */
+        d.nreached = 1;
+        if ((d.tree_ok = calloc(d.N, 1)) == NULL) {
+            st = LCAN_ERR_NOMEM;
+            goto done;
+        }
+        tree_expect(t, o->faults, o->root, o->flood, d.tree_ok);
+        d.tree_ok[o->root] = 1;
+        for (i = 0; i < d.N; i++) {
+            if ((uint32_t)i != o->root && lcan_reach_cut(reach, o->root, (uint32_t)i))
+                res->cut++;
+            need += d.tree_ok[i];
+        }
+    }
     if (o->debug != NULL) {
         d.ndbg = o->debug(engine, NULL, 0);
         d.dbg = calloc(d.ndbg + 1, 1);
@@ -737,13 +875,34 @@ lcan_status lcan_collective_run(const lcan_topo *t, lcan_coll_op op, const lcan_
     if ((st = tick(engine, &in, &out)) != LCAN_OK)
         goto done;
     in.rst = 0;
+    if (reach != NULL) {
+        in.link_off = o->faults->link_off;
+        in.sw_off = o->faults->sw_off;
+        limit += sched.nrows;
+    }
     if (d.rp != NULL && coll_round_count(d.rp) > 0)
         release_round(&d, 0, 1, res);
     for (tk = 1; tk <= limit; tk++) {
         present_inputs(&d, tk, res);
+        if (reach != NULL) {
+            in.cfg_we = tk <= sched.nrows;
+            in.cfg_addr = tk <= sched.nrows ? (uint32_t)sched.rows[tk - 1] : 0;
+            in.cfg_row = tk <= sched.nrows ? lcan_reach_row(reach, sched.rows[tk - 1]) : NULL;
+        }
         if ((st = tick(engine, &in, &out)) != LCAN_OK)
             goto done;
         have += read_ejections(&d, tk, res);
+        if (reach != NULL) {
+            if (d.nreached < need && tk > sched.nrows && tk >= d.last_event + (uint64_t)(4 * d.h + 16))
+                break; /* quiet: what has not arrived never will */
+            if (d.nreached >= need) {
+                if (idle_after == 0)
+                    idle_after = tk;
+                if (tk >= idle_after + (uint64_t)(2 * d.h + 4))
+                    break;
+            }
+            continue;
+        }
         if (d.dbg != NULL) {
             o->debug(engine, d.dbg, d.ndbg);
             queue_update(&d, d.dbg, o->depth, res, 0);
@@ -773,6 +932,17 @@ lcan_status lcan_collective_run(const lcan_topo *t, lcan_coll_op op, const lcan_
             res->queue_peak_ub[l] = ub;
         }
     }
+    if (reach != NULL) {
+        if (tk > limit)
+            st = LCAN_ERR_STALL;
+        res->reached = d.nreached;
+        res->unreached = d.N - d.nreached;
+        for (i = 0; i < d.N; i++) /* a leaf on an intact tree path must be reached, and only those */
+            if (d.reached[i] != d.tree_ok[i])
+                res->errors++;
+        res->correct = st == LCAN_OK && res->errors == 0;
+        goto done;
+    }
     if (tk > limit && have < want)
         st = LCAN_ERR_STALL;
     if (have > want)
@@ -787,6 +957,8 @@ lcan_status lcan_collective_run(const lcan_topo *t, lcan_coll_op op, const lcan_
     res->correct = st == LCAN_OK && res->errors == 0;
 done:
     drv_free(&d);
+    lcan_reach_free(reach);
+    lcan_fault_sched_free(&sched);
     return st;
 }
 

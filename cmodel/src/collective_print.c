@@ -4,6 +4,7 @@
  * compared byte for byte.
  */
 #include "lcan_collective.h"
+#include "lcan_faults.h"
 #include "json.h"
 
 #include <stdio.h>
@@ -44,6 +45,11 @@ void lcan_collective_print(FILE *f, const lcan_topo *t, lcan_coll_op op, const c
         fprintf(f, ", \"messages\": %llu, \"deliveries\": %llu, \"errors\": %llu, \"inj_stalls\": %llu, \"rounds\": %d",
                (unsigned long long)r->messages, (unsigned long long)r->deliveries, (unsigned long long)r->errors,
                (unsigned long long)r->inj_stalls, r->rounds);
+        if (o->faults != NULL)
+            fprintf(f, ", \"faults\": %llu, \"fault_rows\": %llu, \"trees_used\": %d, \"cut\": %u, \"reached\": %u, "
+                       "\"unreached\": %u",
+                    (unsigned long long)o->faults->count, (unsigned long long)r->fault_rows, r->trees_used, r->cut,
+                    r->reached, r->unreached);
         fprintf(f, ", \"root\": %u, \"depth\": %d, \"payload_w\": %d, \"broadcast\": \"%s\", \"up_choice\": \"%s\", "
                    "\"correct\": %s}\n",
                o->root, o->depth, o->payload_w, o->flood ? "flood" : "tree",
@@ -88,5 +94,10 @@ void lcan_collective_print(FILE *f, const lcan_topo *t, lcan_coll_op op, const c
     fprintf(f, "messages         %llu (deliveries %llu, rounds %d, injection stalls %llu)\n",
            (unsigned long long)r->messages, (unsigned long long)r->deliveries, r->rounds,
            (unsigned long long)r->inj_stalls);
+    if (o->faults != NULL)
+        fprintf(f, "faults           %llu elements (rows written on ticks 1..%llu): sent on %d trees; %u leaves "
+                   "reached, %u unreached, %u cut from the root\n",
+                (unsigned long long)o->faults->count, (unsigned long long)r->fault_rows, r->trees_used, r->reached,
+                r->unreached, r->cut);
     fprintf(f, "correct          %s (%llu errors)\n", r->correct ? "yes" : "NO", (unsigned long long)r->errors);
 }

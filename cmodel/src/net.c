@@ -5,10 +5,12 @@
  * A new network is in the state a reset tick with seed 0 leaves it in. The network copies what it
  * needs from the topology; the topology may be freed afterwards.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bytemask.h"
+#include "lcan_faults.h"
 #include "lfsr.h"
 #include "net_internal.h"
 
@@ -20,6 +22,149 @@ void lcan_cfg_default(lcan_cfg *c)
     c->payload_w = 16;
     c->depth = 4;
     c->up_choice = LCAN_UP_UNIFORM;
+}
+
+/* ------------------------------------------------------------------ faults (spec 14)
+ * The reach rows are one array of NR rows (net_internal.h), allocated with calloc on the first
+ * write of a row that is not all ones and stored inverted, so that its zero pages - every row
+ * the driver never wrote - are the all-ones rows of spec 14.2 and cost no memory. */
+
+/* Every reach row all ones (spec 14.2: a reset tick). */
+static void rows_all_ones(lcan_net *n)
+{
+    free(n->rows);
+    n->rows = NULL;
+    n->n_rows_set = 0;
+}
+
+/* The per-port tables f_link / f_far (net_internal.h), built once; -1 if out of memory. */
+static int fault_tables(lcan_net *n)
+{
+    const lcan_geom *g = &n->g;
+    int l, o;
+    uint32_t x;
+    if (n->f_link != NULL)
+        return 0;
+    n->f_link = malloc((size_t)g->n_port * sizeof *n->f_link);
+    n->f_far = malloc((size_t)g->n_port * sizeof *n->f_far);
+    if (n->f_link == NULL || n->f_far == NULL) {
+        free(n->f_link);
+        free(n->f_far);
+        n->f_link = n->f_far = NULL;
+        return -1;
+    }
+    for (l = 1; l <= g->h; l++)
+        for (x = 0; x < g->S[l]; x++)
+            for (o = 0; o < g->P[l]; o++) {
+                uint32_t gp = g->port_base[l] + x * (uint32_t)g->P[l] + (uint32_t)o, pr = g->peer[gp];
+                if (o < g->D[l]) { /* downer o: its own link; the child (a leaf at level 1) */
+                    n->f_link[gp] = (uint32_t)(n->lk_off[l] + (uint64_t)x * (uint64_t)g->D[l] + (uint64_t)o);
+                    n->f_far[gp] = (pr & LCAN_PEER_LEAF) ? LCAN_NO_SW
+                                                         : g->sw_base[l - 1] + (pr - g->port_base[l - 1]) / (uint32_t)g->P[l - 1];
+                } else { /* upper: the link on the parent's downer pr */
+                    uint32_t rel = pr - g->port_base[l + 1], X = rel / (uint32_t)g->P[l + 1];
+                    n->f_link[gp] = (uint32_t)(n->lk_off[l + 1] + (uint64_t)X * (uint64_t)g->D[l + 1] +
+                                               (uint64_t)(rel % (uint32_t)g->P[l + 1]));
+                    n->f_far[gp] = g->sw_base[l + 1] + X;
+                }
+            }
+    return 0;
+}
+
+const lcan_sw_faults *lcan_net_sw_faults(const lcan_net *n, int l, uint32_t x, lcan_sw_faults *f)
+{
+    const lcan_geom *g = &n->g;
+    uint32_t sw = g->sw_base[l] + x, pb = g->port_base[l] + x * (uint32_t)g->P[l];
+    int o;
+    if (!n->faulty)
+        return NULL;
+    lcan_pset_clear(&f->off);
+    f->rows = NULL;
+    if (n->rows != NULL && l < g->h) {
+        f->rows = n->rows + (size_t)(n->row_off[l] + (uint64_t)x * (uint64_t)g->U[l]) * n->rww;
+        f->rww = n->rww;
+    }
+    if (n->pin_sw != NULL && n->pin_sw[sw]) {
+        f->off = lcan_pset_range(0, g->P[l]); /* spec 14.1: every port of an off switch */
+        return f;
+    }
+    if (n->pin_link != NULL || n->pin_sw != NULL)
+        for (o = 0; o < g->P[l]; o++) {
+            uint32_t gp = pb + (uint32_t)o, far = n->f_far[gp];
+            if ((n->pin_link != NULL && n->pin_link[n->f_link[gp]]) ||
+                (n->pin_sw != NULL && far != LCAN_NO_SW && n->pin_sw[far]))
+                lcan_pset_add(&f->off, o);
+        }
+    return f;
+}
+
+/* Word k of row (cfg_row's layout) inverted, bits at RW and above 0. */
+static uint64_t row_inv(const lcan_net *n, const uint64_t *row, uint32_t k)
+{
+    uint64_t v = ~row[k];
+    if (n->g.addr_w < 6)
+        v &= ((uint64_t)1 << ((uint32_t)1 << n->g.addr_w)) - 1u;
+    return v;
+}
+
+/* Is row all ones in its RW bits? */
+static int row_is_ones(const lcan_net *n, const uint64_t *row)
+{
+    uint32_t k;
+    for (k = 0; k < n->rww; k++)
+        if (row_inv(n, row, k) != 0)
+            return 0;
+    return 1;
+}
+
+/* Prepare a row write (spec 14.2): allocate the rows on the first write of a
+ * row that is not all ones; LCAN_ERR_NOMEM if they do not fit (nothing written then). */
+static lcan_status row_prepare(lcan_net *n, const uint64_t *row)
+{
+    uint64_t words;
+    if (row == NULL)
+        return LCAN_ERR_ARG;
+    if (n->rows != NULL || row_is_ones(n, row)) /* (all ones where all ones already) */
+        return LCAN_OK;
+    words = n->nr * (uint64_t)n->rww;
+    if (words / n->rww != n->nr || words > (uint64_t)SIZE_MAX / sizeof *n->rows ||
+        (n->rows = calloc((size_t)words, sizeof *n->rows)) == NULL)
+        return LCAN_ERR_NOMEM;
+    return LCAN_OK;
+}
+
+/* The write itself, at the end of the tick: row r := row, used from the next tick on. */
+static void row_write(lcan_net *n, uint64_t r, const uint64_t *row)
+{
+    uint64_t *dst, was = 0, now = 0;
+    uint32_t k;
+    if (n->rows == NULL) /* all ones := all ones */
+        return;
+    dst = n->rows + (size_t)r * n->rww;
+    for (k = 0; k < n->rww; k++) {
+        was |= dst[k];
+        dst[k] = row_inv(n, row, k);
+        now |= dst[k];
+    }
+    n->n_rows_set = n->n_rows_set - (was != 0) + (now != 0);
+}
+
+/* The faults of a tick (spec 14.1-14.2): the port tables on the first off pin, the row write's
+ * storage, this tick's pins (n->pin_*, n->faulty; cleared again by lcan_net_tick). */
+static lcan_status faults_prepare(lcan_net *n, const lcan_in *in, int *write)
+{
+    if ((in->link_off != NULL || in->sw_off != NULL) && fault_tables(n) != 0)
+        return LCAN_ERR_NOMEM;
+    if (!in->rst && in->cfg_we && (uint64_t)in->cfg_addr < n->nr) {
+        lcan_status st = row_prepare(n, in->cfg_row);
+        if (st != LCAN_OK)
+            return st;
+        *write = 1;
+    }
+    n->pin_link = in->link_off;
+    n->pin_sw = in->sw_off;
+    n->faulty = in->link_off != NULL || in->sw_off != NULL || n->n_rows_set != 0;
+    return LCAN_OK;
 }
 
 static void do_reset(lcan_net *n, uint32_t seed)
@@ -41,6 +186,7 @@ static void do_reset(lcan_net *n, uint32_t seed)
     memset(n->cnt_up, 0, sizeof n->cnt_up);
     memset(n->cnt_down, 0, sizeof n->cnt_down);
     memset(n->cnt_drop, 0, sizeof n->cnt_drop);
+    rows_all_ones(n);
     if (n->cfg.mode == LCAN_CIRCUIT) {
         memset(n->set, 0, np);
         memset(n->src, 0, np);
@@ -197,6 +343,15 @@ lcan_status lcan_net_new(const lcan_topo *t, const lcan_cfg *cfg, lcan_net **out
         return LCAN_ERR_PARAM;
     }
     n->fmask = ((uint64_t)1 << n->fw) - 1u;
+    {
+        int l;
+        n->nr = lcan_topo_reach_rows(t);
+        n->rww = (uint32_t)((lcan_topo_row_bits(t) + 63u) / 64u);
+        for (l = 1; l <= n->g.h + 1; l++) {
+            n->lk_off[l] = lcan_topo_link_offset(t, l);
+            n->row_off[l] = l <= n->g.h ? lcan_topo_row_offset(t, l) : n->nr;
+        }
+    }
     n->sh_dest = n->cfg.payload_w;
     n->sh_bcast = n->cfg.payload_w + n->g.addr_w;
     n->sh_head = n->sh_bcast + 1;
@@ -267,6 +422,9 @@ void lcan_net_free(lcan_net *n)
     free(n->act_cur);
     free(n->act_nxt);
     free(n->act_stamp);
+    free(n->f_link);
+    free(n->f_far);
+    rows_all_ones(n);
     free(n);
 }
 
@@ -385,16 +543,15 @@ static void write_outputs(const lcan_net *n, lcan_out *out)
     }
 }
 
-lcan_status lcan_net_tick(lcan_net *n, const lcan_in *in, lcan_out *out)
+/* The tick's state update (everything but the outputs); on a tick with faults n->pin_* and
+ * n->faulty are set (faults_prepare). */
+static inline void tick_state(lcan_net *n, const lcan_in *in)
 {
-    const lcan_geom *g;
+    const lcan_geom *g = &n->g;
     int l;
     uint32_t x;
     void *tmp;
 
-    if (n == NULL || in == NULL)
-        return LCAN_ERR_ARG;
-    g = &n->g;
     if (in->rst) {
         do_reset(n, in->seed);
     } else if (in->clear && n->cfg.mode == LCAN_CIRCUIT) {
@@ -406,8 +563,12 @@ lcan_status lcan_net_tick(lcan_net *n, const lcan_in *in, lcan_out *out)
     } else if (n->fast) {
         uint64_t *t64;
         uint32_t *t32, k;
-        for (k = 0; k < n->n_act_cur; k++)
-            lcan_net_packet_switch_fast(n, n->act_cur[k]);
+        if (n->faulty)
+            for (k = 0; k < n->n_act_cur; k++)
+                lcan_net_packet_switch_fast_faulty(n, n->act_cur[k]);
+        else
+            for (k = 0; k < n->n_act_cur; k++)
+                lcan_net_packet_switch_fast(n, n->act_cur[k]);
         leaf_fast(n, in);
         for (k = 0; k < n->n_crl_cur; k++) { /* credits arriving this tick (spec 8.3 step 6, 8.4) */
             uint32_t c = n->crl_cur[k], was_zero = n->cr[c]++ == 0;
@@ -438,6 +599,35 @@ lcan_status lcan_net_tick(lcan_net *n, const lcan_in *in, lcan_out *out)
         tmp = n->flit_q; n->flit_q = n->flit_d; n->flit_d = tmp;
         tmp = n->bk_q; n->bk_q = n->bk_d; n->bk_d = tmp;
     }
+}
+
+/* A tick with fault pins or reach rows (spec 14): everything that can fail is prepared before the
+ * tick changes any state; a row written on this tick is used from the next one (spec 14.2). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static lcan_status tick_faults(lcan_net *n, const lcan_in *in, lcan_out *out)
+{
+    int write = 0;
+    lcan_status st = faults_prepare(n, in, &write);
+    if (st != LCAN_OK)
+        return st;
+    tick_state(n, in);
+    if (write)
+        row_write(n, in->cfg_addr, in->cfg_row);
+    n->faulty = 0;
+    n->pin_link = n->pin_sw = NULL;
+    write_outputs(n, out);
+    return LCAN_OK;
+}
+
+lcan_status lcan_net_tick(lcan_net *n, const lcan_in *in, lcan_out *out)
+{
+    if (n == NULL || in == NULL)
+        return LCAN_ERR_ARG;
+    if (in->link_off != NULL || in->sw_off != NULL || in->cfg_we || n->n_rows_set != 0)
+        return tick_faults(n, in, out);
+    tick_state(n, in);
     write_outputs(n, out);
     return LCAN_OK;
 }

@@ -13,6 +13,7 @@
 #include "alloc.h"
 #include "geom.h"
 #include "lcan.h"
+#include "sw.h"
 
 #define LCAN_VALID ((uint64_t)1 << 63)
 
@@ -91,7 +92,28 @@ struct lcan_net {
                                     NP + 1 entries (one spare: send_flit writes before counting) */
     uint32_t n_ejl_q, n_ejl_d;
     uint32_t n_inj_zero;         /* network ports with inj_cr == 0 (inj_ready = 0) */
+
+    /* Faults (spec 14). Nothing here is allocated until a tick brings a fault pin or a row write,
+     * so a network never given faults costs nothing and runs as before.
+     * pin_link / pin_sw: this tick's link_off / sw_off (NULL = none), set for the tick only.
+     * faulty: this tick must mask want sets (a pin is given, or some row is not all ones).
+     * f_link[gp]: the link of global port gp (LK_OFF(l) + x*D_l + o of the downer that carries it);
+     * f_far[gp]: the global switch id at its far end, LCAN_NO_SW for a leaf (built on the first
+     * tick with an off pin). rows: the NR reach rows (RWW words each, row r at r * RWW) stored
+     * inverted (bit a = 1: bit a of the row is 0), NULL while every row is all ones (allocated on
+     * the first write of another value, freed by reset); n_rows_set counts the rows that are not
+     * all ones, so the rows are all ones exactly when it is 0. */
+    const uint8_t *pin_link, *pin_sw;
+    int faulty;
+    uint32_t *f_link, *f_far;
+    uint64_t *rows;
+    uint64_t n_rows_set;
+    uint32_t rww;                /* words per row: ceil(RW / 64), RW = 2^ADDR_W */
+    uint64_t nr;                 /* NR (lcan_faults.h) */
+    uint64_t row_off[LCAN_MAX_LEVELS + 2], lk_off[LCAN_MAX_LEVELS + 2];
 };
+
+#define LCAN_NO_SW 0xFFFFFFFFu
 
 /* Fast mode: mark switch sw active on the next tick (without a branch: whether a switch is
  * already listed is as random as the traffic; act_nxt has one spare entry). */
@@ -116,10 +138,16 @@ static inline uint64_t lcan_net_in_flit(const struct lcan_net *n, uint32_t gp)
     return (pr & LCAN_PEER_LEAF) ? n->inj[pr & ~LCAN_PEER_LEAF] : n->flit_q[pr];
 }
 
+/* Faults seen by switch (l, x) on this tick (spec 14.1-14.3): fills *f and returns it, or returns
+ * NULL when the tick has no faults to apply (n->faulty = 0). */
+const lcan_sw_faults *lcan_net_sw_faults(const struct lcan_net *n, int l, uint32_t x, lcan_sw_faults *f);
+
 /* One switch's tick (not reset / not clear), reading *_q and writing *_d and local state. */
 void lcan_net_circuit_switch(struct lcan_net *n, int l, uint32_t x, const uint8_t *ej_ack);
 void lcan_net_packet_switch(struct lcan_net *n, int l, uint32_t x);
-/* The same tick on the fast path (only called for active switches, P <= 64). */
+/* The same tick on the fast path (only called for active switches, P <= 64); _faulty on ticks
+ * with faults to apply (n->faulty), the other one without. */
 void lcan_net_packet_switch_fast(struct lcan_net *n, uint32_t sw);
+void lcan_net_packet_switch_fast_faulty(struct lcan_net *n, uint32_t sw);
 
 #endif

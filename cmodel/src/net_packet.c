@@ -5,7 +5,11 @@
  * their class (spec 4); a tree broadcast climbs through upper 0 (ONE) and descends on parallel link 0
  * to every child not yet served (ALL); a flooding broadcast (head = 1, spec 8.6) asks at once for
  * every direction of its tree but the one it came from (ALL). Outputs are available when they hold a credit (level-1 downers
- * always). A consumed candidate returns a credit on its input.
+ * always). A consumed candidate returns a credit on its input. Faults (spec 14.3): off outputs are
+ * never available and want sets are masked; a ONE request left with nothing to want (also an
+ * impossible digit, spec 4) is discarded and counted in cnt_drop, an ALL request with nothing left
+ * to copy is consumed without a count. The event-driven path has a copy for ticks with faults and
+ * one without (n->faulty), so a network without faults runs the code it ran before.
  */
 #include "lfsr.h"
 #include "net_internal.h"
@@ -28,21 +32,27 @@ static inline void fifo_pop(struct lcan_net *n, uint32_t gp)
     n->fcount[gp]--;
 }
 
-/* Build the request of candidate f on input i; returns 0 if the candidate is discarded instead
- * (a unicast whose digit is invalid, spec 4). full: the broadcast's whole want set (spec 8.3 step 3):
- * a tree broadcast (head = 0) climbs through upper 0 (ONE) or descends to parallel link 0 of every
- * child (ALL); a flooding broadcast (head = 1, spec 8.6) goes everywhere on its tree but back (ALL). */
+/* Build the request of candidate f on input i. full: the broadcast's whole want set (spec 8.3
+ * step 3): a tree broadcast (head = 0) climbs through upper 0 (ONE) or descends to parallel link 0
+ * of every child (ALL); a flooding broadcast (head = 1, spec 8.6) goes everywhere on its tree but
+ * back (ALL). flt (NULL = none): want and full masked as spec 14.3 says.
+ * Returns 1 for a request; 0 when the candidate is discarded and counted in cnt_drop instead (a
+ * ONE request whose want set is empty: a unicast whose digit is invalid, spec 4, or an unroutable
+ * ONE request, spec 14.3); 2 when it is consumed without a request and not counted (an ALL request
+ * with nothing left to copy, spec 14.3). */
 static int make_req(const struct lcan_net *n, int l, uint32_t hi, int i, uint64_t f, uint32_t gp,
-                    const lcan_offsets *off, lcan_req *r, lcan_pset *full)
+                    const lcan_offsets *off, const lcan_sw_faults *flt, lcan_req *r, lcan_pset *full)
 {
     const lcan_geom *g = &n->g;
     int c, D = g->D[l];
     if (!((f >> n->sh_bcast) & 1u)) {
-        int cls = lcan_route_decide(g, l, hi, i, lcan_net_dest(n, f));
+        uint32_t dest = lcan_net_dest(n, f);
+        int cls = lcan_route_decide(g, l, hi, i, dest);
         if (cls == LCAN_CLASS_DROP)
             return 0;
         lcan_sw_unicast_req(g, l, cls, off, r);
-        return 1;
+        lcan_sw_mask_want(g, l, flt, cls == LCAN_CLASS_UP, dest, &r->want);
+        return !lcan_pset_empty(&r->want);
     }
     r->valid = 1;
     r->order = NULL;
@@ -57,22 +67,23 @@ static int make_req(const struct lcan_net *n, int l, uint32_t hi, int i, uint64_
                 lcan_pset_add(full, c * g->p[l]);
         if (from >= 0 && l < g->h)
             lcan_pset_add(full, D);
-        r->want.w[0] = full->w[0] & ~n->served[gp].w[0];
-        r->want.w[1] = full->w[1] & ~n->served[gp].w[1];
     } else if (i < D && l < g->h) {
         r->kind = LCAN_REQ_ONE;
         lcan_pset_add(full, D);
         r->start = D;
+        lcan_sw_mask_want(g, l, flt, 0, 0, full);
         r->want = *full;
+        return !lcan_pset_empty(&r->want);
     } else {
         r->kind = LCAN_REQ_ALL;
         r->start = 0;
         for (c = 0; c < g->m[l]; c++)
             lcan_pset_add(full, c * g->p[l]);
-        r->want.w[0] = full->w[0] & ~n->served[gp].w[0];
-        r->want.w[1] = full->w[1] & ~n->served[gp].w[1];
     }
-    return 1;
+    lcan_sw_mask_want(g, l, flt, 0, 0, full);
+    r->want.w[0] = full->w[0] & ~n->served[gp].w[0];
+    r->want.w[1] = full->w[1] & ~n->served[gp].w[1];
+    return lcan_pset_empty(&r->want) ? 2 : 1;
 }
 
 void lcan_net_packet_switch(struct lcan_net *n, int l, uint32_t x)
@@ -86,15 +97,18 @@ void lcan_net_packet_switch(struct lcan_net *n, int l, uint32_t x)
     lcan_pset full[LCAN_MAX_PORTS], grant[LCAN_MAX_PORTS], avail;
     uint8_t order[LCAN_MAX_PORTS];
     lcan_offsets off = lcan_sw_offsets_uc(g, l, n->lfsr[sw], n->cfg.up_choice, order);
+    lcan_sw_faults fbuf;
+    const lcan_sw_faults *flt = n->faulty ? lcan_net_sw_faults(n, l, x, &fbuf) : NULL;
 
     lcan_pset_clear(&avail);
     for (o = 0; o < P; o++) {
         n->flit_d[pb + (uint32_t)o] = 0;
-        if ((l == 1 && o < D) || n->cr[pb + (uint32_t)o] > 0)
+        if (((l == 1 && o < D) || n->cr[pb + (uint32_t)o] > 0) && (flt == NULL || !lcan_pset_has(&flt->off, o)))
             lcan_pset_add(&avail, o);
     }
     for (i = 0; i < P; i++) {
         uint32_t gp = pb + (uint32_t)i;
+        int rq;
         arr[i] = lcan_net_in_flit(n, gp);
         from_fifo[i] = n->fcount[gp] > 0;
         cand[i] = from_fifo[i] ? n->fifo[(size_t)gp * (uint32_t)n->cfg.depth + n->fhead[gp]] : arr[i];
@@ -102,10 +116,14 @@ void lcan_net_packet_switch(struct lcan_net *n, int l, uint32_t x)
         consumed[i] = 0;
         if (!(cand[i] & LCAN_VALID))
             continue;
-        if (make_req(n, l, g->hi[sw], i, cand[i], gp, &off, &req[i], &full[i]))
+        rq = make_req(n, l, g->hi[sw], i, cand[i], gp, &off, flt, &req[i], &full[i]);
+        if (rq == 1) {
             nreq++;
-        else
-            consumed[i] = 1; /* discarded on arrival */
+        } else { /* discarded (counted when a ONE request had nothing to want) */
+            req[i].valid = 0;
+            consumed[i] = 1;
+            n->cnt_drop[l] += (uint32_t)(rq == 0);
+        }
     }
     if (nreq > 0)
         lcan_alloc(P, off.r_in, req, &avail, grant);
@@ -203,11 +221,31 @@ static inline void return_credit(struct lcan_net *n, uint32_t gp)
     n->crl_nxt[n->n_crl_nxt++] = n->in_src[gp];
 }
 
-/* Several candidates, or a broadcast: the allocator of spec 6 on masks. */
+/* Faults (spec 14.3) on the fast path, as masks of local ports: the off ports of switch sw (of
+ * level l), and the uppers whose reach rows hold bit dest. Only called when n->faulty. */
+static uint64_t fast_off(const struct lcan_net *n, uint32_t sw, int l, lcan_sw_faults *fb)
+{
+    return lcan_net_sw_faults(n, l, sw - n->g.sw_base[l], fb)->off.w[0];
+}
+
+static uint64_t fast_reach(const lcan_fast_level *lv, const lcan_sw_faults *fb, uint32_t dest)
+{
+    uint64_t m = lv->up_want;
+    int j;
+    if (fb->rows != NULL)
+        for (j = 0; j < lv->U; j++)
+            if (!lcan_sw_reach(fb, j, dest))
+                m &= ~bit64(lv->D + j);
+    return m;
+}
+
+/* Several candidates, or a broadcast: the allocator of spec 6 on masks. faulty (a constant in
+ * each of the two copies switch_general makes): mask the want sets (spec 14.3); the copy without
+ * faults has none of that code. */
 #if defined(__GNUC__)
-__attribute__((noinline))
+__attribute__((always_inline))
 #endif
-static void switch_general(struct lcan_net *n, uint32_t sw, uint64_t arr, uint64_t fm)
+static inline void switch_general_t(struct lcan_net *n, uint32_t sw, uint64_t arr, uint64_t fm, const int faulty)
 {
     const lcan_fast_sw *sd = &n->swd[sw];
     const lcan_fast_level *lv = &n->lv[sd->l];
@@ -217,6 +255,9 @@ static void switch_general(struct lcan_net *n, uint32_t sw, uint64_t arr, uint64
     uint64_t cand[64], want[64], grant[64];
     int start[64];
     uint64_t reqm = 0, allm = 0, dropm = 0, taken = 0, gotm = 0, consm, fm_new, ordm = 0;
+    uint64_t offm = 0, bdropm = 0; /* faults: off ports; ALL requests left with nothing to copy */
+    uint32_t ndrop = 0;
+    lcan_sw_faults fb;
     uint8_t ord[64]; /* class UP's scan order D + sigma[k] (UP_CHOICE = uniform, U >= 3), made once */
     int have_ord = 0;
     int r_in = lcan_lfsr_offset(s & 0xFFu, lv->in_mask, P);
@@ -224,6 +265,8 @@ static void switch_general(struct lcan_net *n, uint32_t sw, uint64_t arr, uint64
     int r_dn = lcan_lfsr_offset((s >> 16) & 0xFFu, lv->dn_mask, p);
 
     n->arr_cur[sw] = 0;
+    if (faulty)
+        offm = fast_off(n, sw, sd->l, &fb);
     for (m = cands; m; m &= m - 1u) {
         int i = lcan_ctz64(m);
         uint32_t gp = pb + (uint32_t)i;
@@ -235,11 +278,20 @@ static void switch_general(struct lcan_net *n, uint32_t sw, uint64_t arr, uint64
             int up = (i < D) & up_in_ok & ((dest & lv->hi_mask) != sd->hi); /* spec 4 */
             if (x >= (uint32_t)lv->m && !up) { /* an invalid digit: discarded on arrival (rare) */
                 dropm |= bit64(i);
+                ndrop++;
                 continue;
             }
             upm = all_if(up);
             xd = x & ~(uint32_t)upm;
             want[i] = (lv->up_want & upm) | ((lv->dn_unit << (xd * (uint32_t)p)) & ~upm);
+            if (faulty) { /* spec 14.3; unroutable: discarded and counted */
+                want[i] &= ~offm & (up ? fast_reach(lv, &fb, dest) : ~(uint64_t)0);
+                if (want[i] == 0) {
+                    dropm |= bit64(i);
+                    ndrop++;
+                    continue;
+                }
+            }
             start[i] = (int)(((uint32_t)(D + r_up) & (uint32_t)upm) | ((uint32_t)((int)xd * p + r_dn) & ~(uint32_t)upm));
             if (up && lv->uorder) {
                 if (!have_ord) {
@@ -252,15 +304,28 @@ static void switch_general(struct lcan_net *n, uint32_t sw, uint64_t arr, uint64
             uint64_t full = lv->bc_full;
             if (i < D)
                 full = (full & ~bit64((i / p) * p)) | (up_in_ok ? bit64(D) : 0);
-            want[i] = full & ~n->served[gp].w[0];
+            want[i] = full & ~offm & ~n->served[gp].w[0];
             start[i] = 0;
+            if (faulty && want[i] == 0) { /* faults: nothing left to copy (spec 14.3) */
+                bdropm |= bit64(i);
+                continue;
+            }
             allm |= bit64(i);
         } else if (i < D && up_in_ok) { /* a climbing broadcast: upper 0 */
-            want[i] = bit64(D);
+            want[i] = bit64(D) & ~offm;
             start[i] = D;
+            if (faulty && want[i] == 0) { /* faults: unroutable (spec 14.3) */
+                dropm |= bit64(i);
+                ndrop++;
+                continue;
+            }
         } else { /* descending: every child not yet served, at once */
-            want[i] = lv->bc_full & ~n->served[gp].w[0];
+            want[i] = lv->bc_full & ~offm & ~n->served[gp].w[0];
             start[i] = 0;
+            if (faulty && want[i] == 0) {
+                bdropm |= bit64(i);
+                continue;
+            }
             allm |= bit64(i);
         }
         reqm |= bit64(i);
@@ -302,7 +367,9 @@ static void switch_general(struct lcan_net *n, uint32_t sw, uint64_t arr, uint64
         }
     }
     /* consumed: dropped, a granted ONE request, an ALL request whose children are all served */
-    consm = dropm | (gotm & ~allm);
+    consm = dropm | bdropm | (gotm & ~allm);
+    for (m = bdropm; m; m &= m - 1u)
+        n->served[pb + (uint32_t)lcan_ctz64(m)].w[0] = 0;
     for (m = allm; m; m &= m - 1u) {
         int i = lcan_ctz64(m);
         uint32_t gp = pb + (uint32_t)i;
@@ -341,13 +408,34 @@ static void switch_general(struct lcan_net *n, uint32_t sw, uint64_t arr, uint64
         n->lfsr[sw] = lcan_lfsr_step(s);
     n->cnt_up[sd->l] += nup;
     n->cnt_down[sd->l] += ndn;
+    n->cnt_drop[sd->l] += ndrop;
     n->avail_m[sw] = avail;
     n->fifo_m[sw] = fm;
     if (fm)
         lcan_net_wake(n, sw);
 }
 
-void lcan_net_packet_switch_fast(struct lcan_net *n, uint32_t sw)
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void switch_general(struct lcan_net *n, uint32_t sw, uint64_t arr, uint64_t fm)
+{
+    switch_general_t(n, sw, arr, fm, 0);
+}
+
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void switch_general_faulty(struct lcan_net *n, uint32_t sw, uint64_t arr, uint64_t fm)
+{
+    switch_general_t(n, sw, arr, fm, 1);
+}
+
+/* One switch on the fast path; faulty: a constant in each copy, as in switch_general_t. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faulty)
 {
     uint64_t arr = n->arr_cur[sw], fm = n->fifo_m[sw], cands = arr | fm, f;
     const lcan_fast_sw *sd;
@@ -357,7 +445,10 @@ void lcan_net_packet_switch_fast(struct lcan_net *n, uint32_t sw)
     if (cands == 0)
         return;
     if (cands & (cands - 1u)) {
-        switch_general(n, sw, arr, fm);
+        if (faulty)
+            switch_general_faulty(n, sw, arr, fm);
+        else
+            switch_general(n, sw, arr, fm);
         return;
     }
     /* one candidate (the common case below saturation): the allocator's rotation cannot matter */
@@ -369,7 +460,10 @@ void lcan_net_packet_switch_fast(struct lcan_net *n, uint32_t sw)
     from_fifo = fm != 0;
     f = candidate(n, gp, from_fifo);
     if ((f >> n->sh_bcast) & 1u) {
-        switch_general(n, sw, arr, fm);
+        if (faulty)
+            switch_general_faulty(n, sw, arr, fm);
+        else
+            switch_general(n, sw, arr, fm);
         return;
     }
     n->arr_cur[sw] = 0;
@@ -383,30 +477,40 @@ void lcan_net_packet_switch_fast(struct lcan_net *n, uint32_t sw)
         uint32_t start_dn = xd * (uint32_t)lv->p + (uint32_t)lcan_lfsr_offset((s >> 16) & 0xFFu, lv->dn_mask, lv->p);
         int start = (int)((start_up & (uint32_t)upm) | (start_dn & ~(uint32_t)upm));
         want = (lv->up_want & upm) | ((lv->dn_unit << (xd * (uint32_t)lv->p)) & ~upm);
-        fr = want & avail;
-        hi = fr & ~(bit64(start) - 1u);
-        first = (hi & all_if(hi != 0)) | (fr & ~all_if(hi != 0));
-        gr = first & (0u - first);
-        if (up && lv->uorder && fr) { /* class UP, UP_CHOICE = uniform: the first free D + sigma[k] */
-            uint8_t ord[64];
-            int k;
-            lcan_lfsr_up_perm(s, lv->U, ord);
-            for (k = 0; k < lv->U; k++)
-                if ((fr >> (D + ord[k])) & 1u) {
-                    gr = bit64(D + ord[k]);
-                    break;
-                }
+        if (faulty) { /* spec 14.3 */
+            lcan_sw_faults fb;
+            want &= ~fast_off(n, sw, sd->l, &fb) & (up ? fast_reach(lv, &fb, dest) : ~(uint64_t)0);
         }
-        cons = gr != 0;
-        if (gr) {
-            int o = lcan_ctz64(gr);
-            send_flit(n, lv, sd->pb, o, f, &avail);
-            n->cnt_up[sd->l] += (uint32_t)(o >= D);
-            n->cnt_down[sd->l] += (uint32_t)(o < D);
-            n->avail_m[sw] = avail;
+        if (!faulty || want != 0) {
+            fr = want & avail;
+            hi = fr & ~(bit64(start) - 1u);
+            first = (hi & all_if(hi != 0)) | (fr & ~all_if(hi != 0));
+            gr = first & (0u - first);
+            if (up && lv->uorder && fr) { /* class UP, UP_CHOICE = uniform: the first free D + sigma[k] */
+                uint8_t ord[64];
+                int k;
+                lcan_lfsr_up_perm(s, lv->U, ord);
+                for (k = 0; k < lv->U; k++)
+                    if ((fr >> (D + ord[k])) & 1u) {
+                        gr = bit64(D + ord[k]);
+                        break;
+                    }
+            }
+            cons = gr != 0;
+            if (gr) {
+                int o = lcan_ctz64(gr);
+                send_flit(n, lv, sd->pb, o, f, &avail);
+                n->cnt_up[sd->l] += (uint32_t)(o >= D);
+                n->cnt_down[sd->l] += (uint32_t)(o < D);
+                n->avail_m[sw] = avail;
+            }
+            n->lfsr[sw] = lcan_lfsr_step(s);
+        } else { /* unroutable (spec 14.3): no request, discarded and counted */
+            n->cnt_drop[sd->l]++;
         }
-        n->lfsr[sw] = lcan_lfsr_step(s);
-    } /* else an invalid digit: discarded on arrival */
+    } else { /* an invalid digit (spec 4): no request, discarded and counted (spec 9) */
+        n->cnt_drop[sd->l]++;
+    }
     if (cons) {
         if (from_fifo) {
             fifo_pop(n, gp);
@@ -422,4 +526,14 @@ void lcan_net_packet_switch_fast(struct lcan_net *n, uint32_t sw)
     n->fifo_m[sw] = fm;
     if (fm)
         lcan_net_wake(n, sw);
+}
+
+void lcan_net_packet_switch_fast(struct lcan_net *n, uint32_t sw)
+{
+    switch_fast_t(n, sw, 0);
+}
+
+void lcan_net_packet_switch_fast_faulty(struct lcan_net *n, uint32_t sw)
+{
+    switch_fast_t(n, sw, 1);
 }

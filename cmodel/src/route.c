@@ -7,10 +7,17 @@
  * data_errors counts: a header at a leaf other than its destination or with a wrong payload, a
  * second header at one destination in a pass, a data flit at a port that did not receive the
  * header or with a wrong payload/dest, a data flit beyond DATA_LEN, and every missing data flit.
+ *
+ * Under faults (spec 14.4-14.5, lcan_route_perm_faults): after the reset tick the rows that differ
+ * from all ones are written, one per tick (cfg_we, nothing else presented), with link_off / sw_off
+ * presented from the first of those ticks on and on every later tick; pass 0 starts after the last
+ * write. A source whose pair is cut is never active (res->cut); an active source uses the
+ * ((s + k) mod c)-th of its c usable ports in pass k (without faults: port (s + k) mod U_0).
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "lcan_faults.h"
 #include "route.h"
 
 typedef struct {
@@ -27,6 +34,9 @@ typedef struct {
     uint8_t *active, *sat, *drecv;
     uint32_t *inv, *hdr_q, *pdest;
     uint64_t errors;
+    const lcan_reach *reach; /* NULL: no faults */
+    const uint32_t *perm;
+    int *port;               /* leaf port each source uses in the current pass */
 } driver;
 
 int lcan_route_check_perm(const uint32_t *perm, uint32_t N, uint8_t *seen)
@@ -60,7 +70,7 @@ static void drv_free(driver *d)
     free(d->inj_valid); free(d->ej_ack); free(d->inj_ready); free(d->inj_ack); free(d->ej_valid);
     free(d->inj_flit); free(d->ej_flit);
     free(d->active); free(d->sat); free(d->drecv);
-    free(d->inv); free(d->hdr_q); free(d->pdest);
+    free(d->inv); free(d->hdr_q); free(d->pdest); free(d->port);
 }
 
 static lcan_status drv_init(driver *d, const lcan_topo *t, int payload_w, const uint32_t *perm)
@@ -87,8 +97,10 @@ static lcan_status drv_init(driver *d, const lcan_topo *t, int payload_w, const 
     d->inv = calloc(d->N, sizeof *d->inv);
     d->hdr_q = calloc(d->N, sizeof *d->hdr_q);
     d->pdest = calloc(d->N, sizeof *d->pdest);
+    d->port = calloc(d->N, sizeof *d->port);
+    d->perm = perm;
     if (!d->inj_valid || !d->ej_ack || !d->inj_ready || !d->inj_ack || !d->ej_valid || !d->inj_flit ||
-        !d->ej_flit || !d->active || !d->sat || !d->drecv || !d->inv || !d->hdr_q || !d->pdest)
+        !d->ej_flit || !d->active || !d->sat || !d->drecv || !d->inv || !d->hdr_q || !d->pdest || !d->port)
         return LCAN_ERR_NOMEM;
     if (!lcan_route_check_perm(perm, d->N, d->sat))
         return LCAN_ERR_ARG;
@@ -125,7 +137,13 @@ static void drv_inputs(driver *d, int k, int tau)
             uint32_t q;
             if (!d->active[s])
                 continue;
-            q = s * (uint32_t)d->U0 + (s + (uint32_t)k) % (uint32_t)d->U0;
+            if (d->reach == NULL) {
+                d->port[s] = (int)((s + (uint32_t)k) % (uint32_t)d->U0);
+            } else {
+                int c = lcan_reach_usable_count(d->reach, s, d->perm[s]);
+                d->port[s] = lcan_reach_usable_port(d->reach, s, d->perm[s], (int)((s + (uint32_t)k) % (uint32_t)c));
+            }
+            q = s * (uint32_t)d->U0 + (uint32_t)d->port[s];
             d->inj_valid[q] = 1;
             d->inj_flit[q] = mkflit(d, 1, d->pdest[s], s);
         }
@@ -134,7 +152,7 @@ static void drv_inputs(driver *d, int k, int tau)
             uint32_t q;
             if (!d->sat[s])
                 continue;
-            q = s * (uint32_t)d->U0 + (s + (uint32_t)k) % (uint32_t)d->U0;
+            q = s * (uint32_t)d->U0 + (uint32_t)d->port[s];
             d->inj_valid[q] = 1;
             d->inj_flit[q] = mkflit(d, 0, d->pdest[s], data_payload(s, (uint32_t)(tau - data0)));
         }
@@ -176,28 +194,69 @@ lcan_status lcan_route_perm(const lcan_topo *t, int payload_w, lcan_tick_fn tick
                             const uint32_t *perm, uint32_t net_seed, int max_passes,
                             lcan_route_result *res)
 {
+    return lcan_route_perm_faults(t, payload_w, tick, engine, perm, net_seed, max_passes, NULL, res);
+}
+
+lcan_status lcan_route_perm_faults(const lcan_topo *t, int payload_w, lcan_tick_fn tick, void *engine,
+                                   const uint32_t *perm, uint32_t net_seed, int max_passes,
+                                   const struct lcan_faults *faults, lcan_route_result *res)
+{
     driver d;
     lcan_status st;
+    lcan_reach *reach = NULL;
+    lcan_fault_sched sched = {NULL, 0};
     uint32_t remaining, s;
+    uint64_t i;
     int k, tau, l, T;
 
     if (t == NULL || tick == NULL || perm == NULL || res == NULL || max_passes < 1 || payload_w < 1 || payload_w > 32)
         return LCAN_ERR_ARG;
     st = drv_init(&d, t, payload_w, perm);
+    if (st == LCAN_OK && faults != NULL) {
+        st = lcan_reach_new(t, faults, &reach);
+        if (st == LCAN_OK)
+            st = lcan_fault_sched_rows(t, NULL, reach, &sched);
+    }
     if (st != LCAN_OK) {
         drv_free(&d);
+        lcan_reach_free(reach);
+        lcan_fault_sched_free(&sched);
         return st;
     }
+    d.reach = reach;
     T = lcan_pass_ticks(d.h);
     res->passes = 0;
     res->first_pass = 0;
     res->ticks = 0;
     res->data_errors = 0;
+    res->cut = 0;
     d.in.rst = 1;
     d.in.seed = net_seed;
     st = tick(engine, &d.in, &d.out);
     res->ticks++;
+    d.in.rst = 0;
     remaining = d.N;
+    if (reach != NULL) {
+        /* spec 14.4: the fault pins from tick 1 on, the rows on ticks 1, 2, .. */
+        d.in.link_off = faults->link_off;
+        d.in.sw_off = faults->sw_off;
+        for (i = 0; i < sched.nrows && st == LCAN_OK; i++) {
+            d.in.cfg_we = 1;
+            d.in.cfg_addr = (uint32_t)sched.rows[i];
+            d.in.cfg_row = lcan_reach_row(reach, sched.rows[i]);
+            st = tick(engine, &d.in, &d.out);
+            res->ticks++;
+        }
+        d.in.cfg_we = 0;
+        d.in.cfg_addr = 0;
+        d.in.cfg_row = NULL;
+        for (s = 0; s < d.N; s++)
+            if (lcan_reach_cut(reach, s, perm[s])) {
+                d.active[s] = 0;
+                res->cut++;
+            }
+        remaining -= res->cut;
+    }
     for (k = 0; k < max_passes && remaining > 0 && st == LCAN_OK; k++) {
         uint32_t nsat = 0, before[LCAN_MAX_LEVELS];
         memcpy(before, d.cnt[1], sizeof before);
@@ -233,6 +292,8 @@ lcan_status lcan_route_perm(const lcan_topo *t, int payload_w, lcan_tick_fn tick
     }
     res->data_errors = d.errors;
     drv_free(&d);
+    lcan_reach_free(reach);
+    lcan_fault_sched_free(&sched);
     if (st != LCAN_OK)
         return st;
     return remaining > 0 ? LCAN_ERR_STALL : LCAN_OK;

@@ -4,6 +4,7 @@
  * to the model engine's for the same seed.
  */
 #include "lcan_study.h"
+#include "lcan_faults.h"
 #include "json.h"
 
 #include <math.h>
@@ -42,6 +43,16 @@ lcan_status lcan_study_route_uc(const lcan_topo *t, int payload_w, const char *p
                                 lcan_study_route_stats *s, char *err, size_t errlen,
                                 lcan_study_progress_fn progress, void *ctx)
 {
+    return lcan_study_route_faults(t, payload_w, pattern, trials, seed, max_passes, up_choice, NULL, tick, engine,
+                                   s, err, errlen, progress, ctx);
+}
+
+lcan_status lcan_study_route_faults(const lcan_topo *t, int payload_w, const char *pattern, long trials,
+                                    uint64_t seed, int max_passes, lcan_up_choice up_choice,
+                                    const struct lcan_faults *faults, lcan_tick_fn tick, void *engine,
+                                    lcan_study_route_stats *s, char *err, size_t errlen,
+                                    lcan_study_progress_fn progress, void *ctx)
+{
     uint32_t n;
     int h, l, d, u;
     uint32_t *perm = NULL;
@@ -57,9 +68,13 @@ lcan_status lcan_study_route_uc(const lcan_topo *t, int payload_w, const char *p
     memset(s, 0, sizeof *s);
     if (err != NULL && errlen > 0)
         err[0] = 0;
-    if (t == NULL || pattern == NULL || trials < 1) {
+    if (t == NULL || pattern == NULL || trials < 1 || (faults != NULL && tick == NULL)) {
         fail(err, errlen, "bad argument", -1, NULL);
         return LCAN_ERR_ARG;
+    }
+    if (faults != NULL) {
+        s->has_faults = 1;
+        s->faults = faults->count;
     }
     n = lcan_topo_leaves(t);
     h = lcan_topo_levels(t);
@@ -93,7 +108,7 @@ lcan_status lcan_study_route_uc(const lcan_topo *t, int payload_w, const char *p
         memset(&res, 0, sizeof res);
         res.stage_occ = occ;
         if (tick != NULL)
-            st = lcan_route_perm(t, payload_w, tick, engine, perm, ns, max_passes, &res);
+            st = lcan_route_perm_faults(t, payload_w, tick, engine, perm, ns, max_passes, faults, &res);
         else
             st = lcan_route_perm_fast(t, perm, ns, max_passes, up_choice, &res);
         if (st != LCAN_OK) {
@@ -107,6 +122,7 @@ lcan_status lcan_study_route_uc(const lcan_topo *t, int payload_w, const char *p
             fail(err, errlen, perr, k, NULL);
             goto done;
         }
+        s->cut += res.cut;
         fp[k] = (double)res.first_pass / (double)n;
         passes[k] = res.passes;
         if (res.passes > s->passes_max)
@@ -199,7 +215,11 @@ void lcan_study_route_print(FILE *f, const lcan_topo *t, const char *pattern, co
                 fprintf(f, ", ");
             lcan_json_double(f, s->stage_occupancy[l]);
         }
-        fprintf(f, "]}\n");
+        fprintf(f, "]");
+        if (s->has_faults)
+            fprintf(f, ", \"faults\": %llu, \"cut\": %llu", (unsigned long long)s->faults,
+                    (unsigned long long)s->cut);
+        fprintf(f, "}\n");
         return;
     }
     fprintf(f, "spec             %s\n", lcan_topo_canonical(t));
@@ -224,4 +244,7 @@ void lcan_study_route_print(FILE *f, const lcan_topo *t, const char *pattern, co
     for (l = 0; l < h; l++)
         fprintf(f, " %.6f", s->stage_occupancy[l]);
     fprintf(f, "  (levels %d..1)\n", h);
+    if (s->has_faults)
+        fprintf(f, "faults           %llu elements; cut %llu sources (summed over the trials, never active)\n",
+                (unsigned long long)s->faults, (unsigned long long)s->cut);
 }

@@ -25,7 +25,8 @@ void lcan_sw_unicast_req(const lcan_geom *g, int l, int cls, const lcan_offsets 
 }
 
 int lcan_sw_circuit_headers(const lcan_geom *g, int l, uint32_t x, int up_choice, uint32_t *lfsr,
-                            const uint8_t *hv, const uint32_t *hdest, const uint8_t *set, int *out)
+                            const uint8_t *hv, const uint32_t *hdest, const uint8_t *set,
+                            const lcan_sw_faults *flt, int *out)
 {
     uint8_t order[LCAN_MAX_PORTS];
     lcan_req req[LCAN_MAX_PORTS];
@@ -51,6 +52,14 @@ int lcan_sw_circuit_headers(const lcan_geom *g, int l, uint32_t x, int up_choice
             lcan_sw_unicast_req(g, l, lcan_route_decide(g, l, hi, i, hdest[i]), &off, &req[i]);
         else
             req[i].valid = 0;
+    }
+    if (flt != NULL) { /* faults (spec 14.3): off outputs not available, want sets masked */
+        avail.w[0] &= ~flt->off.w[0];
+        avail.w[1] &= ~flt->off.w[1];
+        for (i = 0; i < P; i++)
+            if (hv[i])
+                lcan_sw_mask_want(g, l, flt, lcan_route_decide(g, l, hi, i, hdest[i]) == LCAN_CLASS_UP, hdest[i],
+                                  &req[i].want);
     }
     lcan_alloc(P, off.r_in, req, &avail, grant);
     for (i = 0; i < P; i++)

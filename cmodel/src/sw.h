@@ -45,15 +45,50 @@ static inline lcan_offsets lcan_sw_offsets_uc(const lcan_geom *g, int l, uint32_
     return o;
 }
 
+/* Faults seen by one switch on one tick (spec 14.1-14.3). off: its local ports that are off;
+ * rows: its U_l reach rows, rww words each, stored inverted (net_internal.h); NULL = all ones. */
+typedef struct {
+    lcan_pset off;
+    const uint64_t *rows;
+    uint32_t rww;
+} lcan_sw_faults;
+
+/* Bit dest of reach row j of f (1 when f holds no rows). */
+static inline int lcan_sw_reach(const lcan_sw_faults *f, int j, uint32_t dest)
+{
+    return f->rows == NULL || !((f->rows[(size_t)j * f->rww + (dest >> 6)] >> (dest & 63u)) & 1u);
+}
+
+/* The masking of spec 14.3 (f may be NULL: no faults): the off ports leave want; for class UP
+ * (up != 0) also every upper j whose reach row has bit dest = 0. */
+static inline void lcan_sw_mask_want(const lcan_geom *g, int l, const lcan_sw_faults *f, int up, uint32_t dest,
+                                     lcan_pset *want)
+{
+    int j;
+    if (f == NULL)
+        return;
+    want->w[0] &= ~f->off.w[0];
+    want->w[1] &= ~f->off.w[1];
+    if (up && f->rows != NULL)
+        for (j = 0; j < g->U[l]; j++)
+            if (!lcan_sw_reach(f, j, dest)) {
+                int o = g->D[l] + j;
+                want->w[o >> 6] &= ~((uint64_t)1 << (o & 63));
+            }
+}
+
 /* Request of a unicast of class cls (LCAN_CLASS_UP or DOWN(x) = x >= 0) at a level-l switch;
  * a dropped class (LCAN_CLASS_DROP) gives a valid ONE request with an empty want set. */
 void lcan_sw_unicast_req(const lcan_geom *g, int l, int cls, const lcan_offsets *off, lcan_req *r);
 
 /* Circuit mode (up_choice: the network's UP_CHOICE): headers on the inputs of switch (l, x): hv[i] != 0 when input i carries a valid
- * header with destination hdest[i]. set[o]: the set bits before the tick (avail = not set).
+ * header with destination hdest[i]. set[o]: the set bits before the tick (avail = not set and not
+ * off). flt: the switch's faults this tick (NULL = none): want sets masked as spec 14.3 says; a
+ * header whose masked want is empty still requests (the LFSR steps) and gets no grant.
  * Writes out[i] = the granted output, or -1 (no header, or dropped). Steps *lfsr iff a header was
  * present. Returns the number of headers. set is not modified. */
 int lcan_sw_circuit_headers(const lcan_geom *g, int l, uint32_t x, int up_choice, uint32_t *lfsr,
-                            const uint8_t *hv, const uint32_t *hdest, const uint8_t *set, int *out);
+                            const uint8_t *hv, const uint32_t *hdest, const uint8_t *set,
+                            const lcan_sw_faults *flt, int *out);
 
 #endif

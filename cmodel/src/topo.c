@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "topo_internal.h"
+#include "lcan_faults.h"
 
 void lcan_topo_derive(struct lcan_topo *t)
 {
@@ -239,4 +240,56 @@ lcan_status lcan_topo_neighbor(const lcan_topo *t, lcan_end from, lcan_end *to)
         to->port = (l - 1 == 0 ? 0 : t->D[l - 1]) + y * t->p[l] + k;
     }
     return LCAN_OK;
+}
+
+/* ------------------------------------------------------------------ fault numbering (spec 14.1-14.2) */
+
+uint64_t lcan_topo_link_offset(const lcan_topo *t, int level)
+{
+    uint64_t off = 0;
+    if (t == NULL || level < 1 || level > t->h + 1)
+        return 0;
+    for (int l = 1; l < level; l++)
+        off += (uint64_t)t->S[l] * (uint64_t)t->D[l];
+    return off;
+}
+
+uint64_t lcan_topo_link_count(const lcan_topo *t)
+{
+    return t == NULL ? 0 : lcan_topo_link_offset(t, t->h + 1);
+}
+
+uint64_t lcan_topo_switch_offset(const lcan_topo *t, int level)
+{
+    uint64_t off = 0;
+    if (t == NULL || level < 1 || level > t->h + 1)
+        return 0;
+    for (int l = 1; l < level; l++)
+        off += t->S[l];
+    return off;
+}
+
+uint64_t lcan_topo_switch_count(const lcan_topo *t)
+{
+    return t == NULL ? 0 : lcan_topo_switch_offset(t, t->h + 1);
+}
+
+uint64_t lcan_topo_row_offset(const lcan_topo *t, int level)
+{
+    uint64_t off = 0;
+    if (t == NULL || level < 1 || level > t->h)
+        return 0;
+    for (int l = 1; l < level; l++)
+        off += (uint64_t)t->S[l] * (uint64_t)t->U[l];
+    return off;
+}
+
+uint64_t lcan_topo_reach_rows(const lcan_topo *t)
+{
+    return t == NULL ? 0 : lcan_topo_row_offset(t, t->h);
+}
+
+uint64_t lcan_topo_row_bits(const lcan_topo *t)
+{
+    return t == NULL ? 0 : (uint64_t)1 << t->ADDR_W;
 }

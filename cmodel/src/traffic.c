@@ -5,6 +5,17 @@
  * on/off process), an unbounded FIFO source queue. Per tag (the flit's payload): the packet in
  * flight, recycled in FIFO order. Latencies are kept as exact counts per value, so percentiles
  * are exact (nearest rank: the smallest x with at least ceil(q * n) packets <= x).
+ *
+ * Faults (o->faults, spec 14.4-14.5): from tick T = max(1, fault_at) the fault pins are presented
+ * on every tick and the rows that differ from all ones are written on T, T+1, ..; from T on the
+ * driver's reach view is the fault set's (before T: none). A static fault set (fault_at <= 1) is in
+ * place before the first injection: packets are created from tick 1 but wait in their queues until
+ * the last row is written (as circuit pass 0 does). A unicast whose pair is cut in the view
+ * in force is not created (cut); at T the queued ones whose pair became cut are removed (discarded);
+ * a packet is injected only on a port usable for its destination. Packets dropped in the network
+ * (cnt_drop) cannot be told apart, so the measured drain ends when every measured packet still out
+ * may have been dropped (meas_out <= dropped), and the run then always empties the network (as
+ * drain_all) until injected = delivered + dropped.
  */
 #include <ctype.h>
 #include <math.h>
@@ -13,6 +24,7 @@
 
 #include "bytemask.h"
 #include "json.h"
+#include "lcan_faults.h"
 #include "lcan_traffic.h"
 #include "status.h"
 
@@ -352,6 +364,8 @@ typedef struct {
     uint64_t *ej_uni, *ej_bc;
     counts lat, net;
     uint64_t queue_sum, zero_sum, meas_out, inflight, queued;
+    const lcan_reach *reach; /* the fault view in force (NULL: none) */
+    uint64_t cut;            /* creations refused because the pair is cut */
 } drv;
 
 #define WHEEL 4096u
@@ -424,22 +438,46 @@ static uint64_t next_creation(drv *d, node *nd, uint64_t now)
     }
 }
 
+/* Double a full source queue (its capacity stays a power of two). */
+static int grow(node *nd)
+{
+    uint32_t nc = nd->cap ? 2 * nd->cap : 16, i;
+    pkt *nq = malloc((size_t)nc * sizeof *nq);
+    if (nq == NULL)
+        return -1;
+    for (i = 0; i < nd->count; i++)
+        nq[i] = nd->q[(nd->head + i) % nd->cap];
+    free(nd->q);
+    nd->q = nq;
+    nd->head = 0;
+    nd->cap = nc;
+    return 0;
+}
+
+/* 0 created, 1 not created (a unicast whose pair is cut), -1 out of memory. */
 static int create(drv *d, uint32_t s, uint64_t now)
 {
     node *nd = &d->nodes[s];
     pkt *k;
-    if (nd->count == nd->cap) {
-        uint32_t nc = nd->cap ? 2 * nd->cap : 16, i;
-        pkt *nq = malloc((size_t)nc * sizeof *nq);
-        if (nq == NULL)
+    if (d->reach != NULL) { /* faults: no broadcasts (refused); draw the destination first */
+        uint32_t dest = draw_dest(d, nd, s);
+        if (lcan_reach_cut(d->reach, s, dest)) {
+            d->cut++;
+            return 1;
+        }
+        if (nd->count == nd->cap && grow(nd) != 0)
             return -1;
-        for (i = 0; i < nd->count; i++)
-            nq[i] = nd->q[(nd->head + i) % nd->cap];
-        free(nd->q);
-        nd->q = nq;
-        nd->head = 0;
-        nd->cap = nc;
+        k = &nd->q[(nd->head + nd->count) & (nd->cap - 1u)];
+        k->created = now;
+        k->bcast = 0;
+        k->dest = dest;
+        k->lca = (uint8_t)lca_of(d, s, dest);
+        nd->count++;
+        d->queued++;
+        return 0;
     }
+    if (nd->count == nd->cap && grow(nd) != 0)
+        return -1;
     k = &nd->q[(nd->head + nd->count) & (nd->cap - 1u)]; /* cap: a power of two */
     k->created = now;
     k->bcast = 0;
@@ -454,6 +492,29 @@ static int create(drv *d, uint32_t s, uint64_t now)
     nd->count++;
     d->queued++;
     return 0;
+}
+
+/* At the tick the faults apply: remove the queued packets whose pair is now cut. */
+static void discard_cut(drv *d, uint64_t W, uint64_t M, lcan_traffic_result *res)
+{
+    uint32_t s, i;
+    for (s = 0; s < d->N; s++) {
+        node *nd = &d->nodes[s];
+        uint32_t n = 0;
+        for (i = 0; i < nd->count; i++) {
+            pkt *k = &nd->q[(nd->head + i) & (nd->cap - 1u)];
+            if (lcan_reach_cut(d->reach, s, k->dest)) {
+                res->discarded++;
+                d->queued--;
+                if (k->created > W && k->created <= W + M)
+                    d->meas_out--;
+                continue;
+            }
+            nd->q[(nd->head + n) & (nd->cap - 1u)] = *k;
+            n++;
+        }
+        nd->count = n;
+    }
 }
 
 static void drv_free(drv *d)
@@ -513,16 +574,22 @@ lcan_status lcan_traffic_run(const lcan_topo *t, const lcan_traffic_pattern *p, 
     uint8_t *iv = NULL, *ready = NULL, *ejv = NULL, *ack = NULL, *iack = NULL;
     uint64_t *iflit = NULL, *ejf = NULL;
     uint32_t *used_ports = NULL, nused = 0, s, q, i, base;
-    uint64_t W, M, now, drain_max, phase_end, max_queued;
+    uint64_t W, M, now, drain_max, phase_end, max_queued, fault_T = 0;
+    uint32_t cnt_drop[LCAN_MAX_LEVELS];
+    lcan_reach *rf = NULL;
+    lcan_fault_sched sched = {NULL, 0};
     lcan_status st = LCAN_OK;
-    int l, phase; /* 0 traffic, 1 drain measured (creating), 2 drain all (not creating) */
+    int l, r, phase; /* 0 traffic, 1 drain measured (creating), 2 drain all (not creating) */
+    int drain_all = o != NULL && (o->drain_all || o->faults != NULL);
 
     if (t == NULL || p == NULL || o == NULL || tick == NULL || res == NULL || p->N != lcan_topo_leaves(t) ||
         !(o->load > 0 && o->load <= 1) || !(o->bcast >= 0 && o->bcast <= 1) || o->measure < 1 ||
-        !(o->burst == 0 || (o->burst >= 1 && o->load < 1)) || o->payload_w < 1 || o->payload_w > 32)
+        !(o->burst == 0 || (o->burst >= 1 && o->load < 1)) || o->payload_w < 1 || o->payload_w > 32 ||
+        (o->faults != NULL && o->bcast > 0))
         return LCAN_ERR_ARG;
     memset(&d, 0, sizeof d);
     memset(res, 0, sizeof *res);
+    memset(cnt_drop, 0, sizeof cnt_drop);
     res->load = o->load;
     d.t = t;
     d.p = p;
@@ -593,6 +660,12 @@ lcan_status lcan_traffic_run(const lcan_topo *t, const lcan_traffic_pattern *p, 
     for (i = 0; i < d.nslot; i++)
         d.sfree[i] = i;
     d.sfree_count = d.nslot;
+    if (o->faults != NULL) {
+        if ((st = lcan_reach_new(t, o->faults, &rf)) != LCAN_OK ||
+            (st = lcan_fault_sched_rows(t, NULL, rf, &sched)) != LCAN_OK)
+            goto done;
+        fault_T = o->fault_at > 1 ? o->fault_at : 1;
+    }
 
     memset(&in, 0, sizeof in);
     memset(&out, 0, sizeof out);
@@ -603,6 +676,8 @@ lcan_status lcan_traffic_run(const lcan_topo *t, const lcan_traffic_pattern *p, 
     out.inj_ack = iack;
     out.ej_valid = ejv;
     out.ej_flit = ejf;
+    if (rf != NULL)
+        out.cnt_drop = cnt_drop;
     in.rst = 1;
     in.seed = lcan_trial_net_seed(o->seed, 0);
     st = tick(engine, &in, &out);
@@ -619,20 +694,44 @@ lcan_status lcan_traffic_run(const lcan_topo *t, const lcan_traffic_pattern *p, 
             phase = 1;
             phase_end = W + M + drain_max;
         }
-        if (phase == 1 && d.meas_out == 0) {
+        if (phase == 1 && (d.meas_out == 0 || (rf != NULL && d.meas_out <= res->dropped))) {
             res->drain_cycles = now - 1 - (W + M);
-            if (!o->drain_all)
+            if (!drain_all)
                 break;
             phase = 2;
             phase_end = now - 1 + drain_max;
+            if (rf != NULL && !o->drain_all) /* faults: empty the network, not the source queues */
+                for (s = 0; s < d.N; s++) {
+                    res->unsent += d.nodes[s].count;
+                    d.queued -= d.nodes[s].count;
+                    d.nodes[s].count = 0;
+                }
         }
-        if (phase == 2 && d.queued == 0 && d.inflight == 0)
+        if (phase == 2 && d.queued == 0 && d.inflight == res->dropped)
             break;
         if (now > phase_end) {
             st = LCAN_ERR_STALL;
             if (phase == 1)
                 res->drain_cycles = now - 1 - (W + M);
             break;
+        }
+        /* faults: from tick T the pins, the rows on T, T+1, .., the view for the driver's decisions */
+        if (rf != NULL && now >= fault_T) {
+            if (now == fault_T) {
+                in.link_off = o->faults->link_off;
+                in.sw_off = o->faults->sw_off;
+                d.reach = rf;
+                discard_cut(&d, W, M, res);
+            }
+            if (now - fault_T < sched.nrows) {
+                in.cfg_we = 1;
+                in.cfg_addr = (uint32_t)sched.rows[now - fault_T];
+                in.cfg_row = lcan_reach_row(rf, sched.rows[now - fault_T]);
+            } else {
+                in.cfg_we = 0;
+                in.cfg_addr = 0;
+                in.cfg_row = NULL;
+            }
         }
         /* creation: the nodes in this tick's bucket (others there are due WHEEL ticks later) */
         if (phase < 2) {
@@ -647,12 +746,17 @@ lcan_status lcan_traffic_run(const lcan_topo *t, const lcan_traffic_pattern *p, 
                     wheel_put(&d, s);
                     continue;
                 }
-                if (nd->count == 0)
-                    d.busy[d.nbusy++] = s;
-                if (create(&d, s, now) != 0) {
+                if ((r = create(&d, s, now)) < 0) {
                     st = LCAN_ERR_NOMEM;
                     goto done;
                 }
+                if (r > 0) { /* a cut pair: not created */
+                    nd->next = next_creation(&d, nd, now);
+                    wheel_put(&d, s);
+                    continue;
+                }
+                if (nd->count == 1) /* the queue was empty: the node becomes busy */
+                    d.busy[d.nbusy++] = s;
                 res->created++;
                 if (window) {
                     res->packets++;
@@ -664,8 +768,9 @@ lcan_status lcan_traffic_run(const lcan_topo *t, const lcan_traffic_pattern *p, 
                 wheel_put(&d, s);
             }
         }
-        /* injection: the nodes with a non-empty queue, in the order they became non-empty */
-        {
+        /* injection: the nodes with a non-empty queue, in the order they became non-empty (a static
+         * fault set: not before its rows are written, spec 14.4) */
+        if (rf == NULL || o->fault_at > 1 || now >= 1 + sched.nrows) {
             uint32_t b, nb = 0;
             for (b = 0; b < d.nbusy; b++) {
                 node *nd;
@@ -686,7 +791,8 @@ lcan_status lcan_traffic_run(const lcan_topo *t, const lcan_traffic_pattern *p, 
                         for (j = 0; j < d.U0; j++) {
                             uint32_t jj = nd->rr + (uint32_t)j; /* (rr + j) mod U0 */
                             jj -= (uint32_t)d.U0 & (0u - (uint32_t)(jj >= (uint32_t)d.U0));
-                            if (ready[base + jj] && !iv[base + jj]) {
+                            if (ready[base + jj] && !iv[base + jj] &&
+                                (d.reach == NULL || lcan_reach_port_usable(d.reach, s, (int)jj, k->dest))) {
                                 port = base + jj;
                                 nd->rr = jj + 1u == (uint32_t)d.U0 ? 0 : jj + 1u;
                                 break;
@@ -740,6 +846,12 @@ lcan_status lcan_traffic_run(const lcan_topo *t, const lcan_traffic_pattern *p, 
         }
         st = tick(engine, &in, &out);
         res->cycles++;
+        if (rf != NULL) {
+            uint64_t dr = 0;
+            for (l = 0; l < d.h; l++)
+                dr += cnt_drop[l];
+            res->dropped = dr;
+        }
         for (i = 0; i < nused; i++) {
             iv[used_ports[i]] = 0;
             iflit[used_ports[i]] = 0;
@@ -799,8 +911,13 @@ lcan_status lcan_traffic_run(const lcan_topo *t, const lcan_traffic_pattern *p, 
     }
 
     /* statistics */
-    res->lost = o->drain_all && st == LCAN_OK ? res->created - res->delivered
-                                             : (phase == 2 ? res->created - res->delivered : d.meas_out);
+    res->cut = d.cut;
+    if (rf != NULL)
+        res->lost = phase == 2 ? res->created - res->discarded - res->unsent - res->delivered - res->dropped
+                               : (d.meas_out > res->dropped ? d.meas_out - res->dropped : 0);
+    else
+        res->lost = o->drain_all && st == LCAN_OK ? res->created - res->delivered
+                                                 : (phase == 2 ? res->created - res->delivered : d.meas_out);
     {
         double tot = 0, mn = 0, mx = 0;
         for (s = 0; s < d.N; s++) {
@@ -838,6 +955,8 @@ lcan_status lcan_traffic_run(const lcan_topo *t, const lcan_traffic_pattern *p, 
     }
 done:
     drv_free(&d);
+    lcan_reach_free(rf);
+    lcan_fault_sched_free(&sched);
     free(iv);
     free(ready);
     free(ejv);
@@ -917,7 +1036,7 @@ int lcan_traffic_sweep_loads(const char *text, double *loads, int max)
 
 /* The keys of one point; braces = 0 leaves out the enclosing {} (a single point is printed at the
  * top level of the object). */
-static void json_point(FILE *f, const lcan_traffic_result *r, int braces)
+static void json_point(FILE *f, const lcan_traffic_result *r, int braces, int faults)
 {
     int b;
     fprintf(f, "%s\"load\": ", braces ? "{" : "");
@@ -956,6 +1075,10 @@ static void json_point(FILE *f, const lcan_traffic_result *r, int braces)
             (unsigned long long)r->duplicated, (unsigned long long)r->misrouted, (unsigned long long)r->tag_stalls,
             (unsigned long long)r->drain_cycles, (unsigned long long)r->cycles);
     lcan_json_double(f, r->cycles_per_s);
+    if (faults)
+        fprintf(f, ", \"cut\": %llu, \"discarded\": %llu, \"dropped\": %llu, \"unsent\": %llu",
+                (unsigned long long)r->cut, (unsigned long long)r->discarded, (unsigned long long)r->dropped,
+                (unsigned long long)r->unsent);
     if (braces)
         fprintf(f, "}");
 }
@@ -976,6 +1099,9 @@ static void json_context(FILE *f, const lcan_topo *t, const lcan_traffic_pattern
     lcan_json_double(f, o->bcast);
     fprintf(f, ", \"burst\": ");
     lcan_json_double(f, o->burst);
+    if (o->faults != NULL)
+        fprintf(f, ", \"faults\": %llu, \"fault_at\": %llu", (unsigned long long)o->faults->count,
+                (unsigned long long)(o->fault_at > 1 ? o->fault_at : 1));
 }
 
 static const char csv_head[] =
@@ -1018,7 +1144,7 @@ void lcan_traffic_print(FILE *f, const lcan_topo *t, const lcan_traffic_pattern 
         json_context(f, t, p, engine, o);
         if (!sweep) {
             fprintf(f, ", ");
-            json_point(f, &pts[0], 0);
+            json_point(f, &pts[0], 0, o->faults != NULL);
             fprintf(f, "}\n");
             return;
         }
@@ -1026,7 +1152,7 @@ void lcan_traffic_print(FILE *f, const lcan_topo *t, const lcan_traffic_pattern 
         for (k = 0; k < n; k++) {
             if (k)
                 fprintf(f, ", ");
-            json_point(f, &pts[k], 1);
+            json_point(f, &pts[k], 1, o->faults != NULL);
         }
         fprintf(f, "], \"saturation\": ");
         if (sat >= 0)
@@ -1070,6 +1196,13 @@ void lcan_traffic_print(FILE *f, const lcan_topo *t, const lcan_traffic_pattern 
         fprintf(f, "checks           lost %llu, duplicated %llu, misrouted %llu, tag stalls %llu\n",
                 (unsigned long long)r->lost, (unsigned long long)r->duplicated, (unsigned long long)r->misrouted,
                 (unsigned long long)r->tag_stalls);
+        if (o->faults != NULL)
+            fprintf(f, "faults           %llu elements from tick %llu: %llu unicasts not created (cut pair), "
+                       "%llu discarded from queues, %llu dropped in the network; %llu injected, %llu left "
+                       "unsent in the source queues at the end\n",
+                    (unsigned long long)o->faults->count, (unsigned long long)(o->fault_at > 1 ? o->fault_at : 1),
+                    (unsigned long long)r->cut, (unsigned long long)r->discarded, (unsigned long long)r->dropped,
+                    (unsigned long long)r->injected, (unsigned long long)r->unsent);
         fprintf(f, "histogram        latency [from, to): packets\n");
         for (k = 0; k < LCAN_TRAFFIC_HIST_BINS; k++)
             if (r->hist[k])

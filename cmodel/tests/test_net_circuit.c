@@ -12,11 +12,21 @@
  *  - a header to a set downer is dropped and counted; two headers meeting at one downer on one
  *    tick: one passes, one is dropped; a second header from an input that owns a circuit makes a
  *    new circuit and data then follow both.
+ *  - faults (spec 14), expected values derived here from the spec's numbering (links LK_OFF(l) +
+ *    x*D_l + o, switches SW_OFF(l) + x, rows ROW_OFF(l) + x*U_l + j): an upper whose link or far
+ *    switch is off is never granted while the other upper is (gft(2,2,2), lcan(2,2,4), and
+ *    pgft(2;2,2;1,1;1,2) with parallel links); a header whose uppers are all off or unreached, or
+ *    whose downer is off, or that meets an off switch, is dropped, counted in cnt_drop, and still
+ *    steps the LFSR; a reach row written through cfg_we is used from the next tick, not the same
+ *    one; reset restores all-ones rows, clear does not; a write to a row >= NR is ignored; a
+ *    circuit set before its link goes off still carries data and acks (off = disabled, not broken).
  */
 #include <stdio.h>
 
 #include "check.h"
 #include "geom.h"
+#include "lcan_faults.h"
+#include "net_internal.h"
 #include "netio.h"
 #include "sigma_ref.h"
 
@@ -402,8 +412,258 @@ static void offsets(const char *spec, lcan_up_choice uc)
     lcan_topo_free(t);
 }
 
+/* ------------------------------------------------------------------ faults (spec 14) */
+
+/* Fault pins for the small networks below (NL, NS <= 64, RW <= 64 bits: one row word). */
+typedef struct { uint8_t link[64], sw[64]; uint64_t row; } fpins;
+
+static void pins_attach(netio *io, fpins *f)
+{
+    memset(f, 0, sizeof *f);
+    io->in.link_off = f->link;
+    io->in.sw_off = f->sw;
+    io->in.cfg_row = &f->row;
+    io->in.cfg_we = 0;
+}
+
+/* One tick: a flit (head) from network port qs (if >= 0) for leaf d; a row write (addr >= 0). */
+static void ftick(netio *io, fpins *f, int qs, int head, uint32_t d, uint32_t payload, long addr, uint64_t row)
+{
+    netio_idle(io);
+    if (qs >= 0) {
+        io->inj_valid[qs] = 1;
+        io->inj_flit[qs] = lcan_flit(io->net, head, 0, test_pack(io->t, d), payload);
+    }
+    io->in.cfg_we = addr >= 0;
+    io->in.cfg_addr = addr >= 0 ? (uint32_t)addr : 0;
+    f->row = row;
+    netio_tick(io);
+    io->in.cfg_we = 0;
+}
+
+/* spec 5's LFSR step, written here */
+static uint32_t t_step(uint32_t s) { return (s >> 1) ^ ((0u - (s & 1u)) & 0x80200003u); }
+
+/* Leaf 0 (port 0) sends a header to leaf 2 (LCA level 2) on tick 1; level-1 switch 0 routes it on
+ * tick 2 through upper 0 or 1 (local port D1 or D1 + 1; the debug view shows {set, src = 0}); it
+ * reaches leaf 2's port 0 (tree b1 = 0) as an output of tick 4. off_link: the link of upper 1
+ * (the parent's downer), off_sw: the parent on upper 1 (-1: none, parallel links). */
+static void f_upper(const char *spec, int D1, int off_link, int off_sw)
+{
+    lcan_topo *t = parse(spec);
+    netio io;
+    fpins f;
+    int variant, uc, tau;
+    uint32_t seed;
+    if (t == NULL)
+        return;
+    for (variant = 0; variant < 3; variant++) {
+        long used0 = 0, used1 = 0, both = 0, lost = 0, drop = 0;
+        if (variant == 2 && off_sw < 0)
+            break;
+        for (uc = LCAN_UP_ROTATE; uc <= LCAN_UP_UNIFORM; uc++) {
+            lcan_cfg cfg;
+            lcan_cfg_default(&cfg);
+            cfg.up_choice = (lcan_up_choice)uc;
+            if (!netio_open(&io, t, &cfg))
+                break;
+            pins_attach(&io, &f);
+            for (seed = 1; seed <= 32; seed++) {
+                int u0, u1, got = 0;
+                netio_reset(&io, seed);
+                memset(f.link, 0, sizeof f.link);
+                memset(f.sw, 0, sizeof f.sw);
+                if (variant == 1)
+                    f.link[off_link] = 1;
+                if (variant == 2)
+                    f.sw[off_sw] = 1;
+                ftick(&io, &f, 0, 1, 2, 0, -1, 0);
+                ftick(&io, &f, -1, 0, 0, 0, -1, 0);
+                u0 = lcan_net_debug(io.net, 1, 0, D1) == 0x80;
+                u1 = lcan_net_debug(io.net, 1, 0, D1 + 1) == 0x80;
+                used0 += u0;
+                used1 += u1;
+                both += u0 == u1;
+                for (tau = 3; tau <= 5; tau++) {
+                    ftick(&io, &f, -1, 0, 0, 0, -1, 0);
+                    got += io.ej_valid[2 * (uint32_t)io.U0] && tau == 4;
+                    got += 10 * (io.ej_valid[2 * (uint32_t)io.U0] && tau != 4);
+                }
+                lost += got != 1;
+                drop += io.cnt_drop[0] + io.cnt_drop[1];
+            }
+            netio_close(&io);
+        }
+        if (variant == 0)
+            check(&C, used0 > 0 && used1 > 0 && both == 0 && lost == 0 && drop == 0,
+                  "%s no faults: upper 0 taken %ld times, upper 1 %ld, %ld lost, %ld dropped", spec, used0, used1, lost,
+                  drop);
+        else
+            check(&C, used0 == 64 && used1 == 0 && both == 0 && lost == 0 && drop == 0,
+                  "%s %s of upper 1 off: upper 0 taken %ld/64 times, upper 1 %ld, %ld lost, %ld dropped", spec,
+                  variant == 1 ? "link" : "far switch", used0, used1, lost, drop);
+    }
+    lcan_topo_free(t);
+}
+
+/* gft(2,2,2) = PGFT(2; 2,2; 2,2; 1,1): N = 4, U0 = 2, S1 = S2 = 4, D1 = U1 = D2 = 2, ADDR_W = 2
+ * (RW = 4 bits). Level-1 switch x = b1 + 2 a2; its upper y goes to level-2 switch b1 + 2y, downer
+ * a2. Links: level 1: 2x + o (0..7), level 2: 8 + 2x + o; switches: level 1 0..3, level 2 4..7;
+ * rows: 2x + j (NR = 8). Level-1 switch 0's uppers: link 8 (to L2:0) and 12 (to L2:2); its rows 0
+ * and 1. Leaf 0 port 0 -> leaf 2: packed dest 2; row value 0xB has bit 2 = 0. */
+static void f_unroutable(void)
+{
+    lcan_topo *t = parse("gft(2,2,2)");
+    netio io;
+    fpins f;
+    int c, tau;
+    uint32_t sw0_before, s;
+    if (t == NULL || !netio_open(&io, t, NULL))
+        return;
+    check(&C, lcan_topo_link_count(t) == 16 && lcan_topo_switch_count(t) == 8 && lcan_topo_reach_rows(t) == 8 &&
+              lcan_topo_row_bits(t) == 4, "gft(2,2,2): NL 16, NS 8, NR 8, RW 4");
+    pins_attach(&io, &f);
+    /* c: 0 both upper links off, 1 both rows without dest 2 (written on tick 1, used on tick 2),
+     * 2 level-1 switch 0 off, 3 the far end L2:0 and link 12 off */
+    for (c = 0; c < 4; c++)
+        for (s = 1; s <= 8; s++) {
+            long got = 0;
+            netio_reset(&io, s);
+            memset(f.link, 0, sizeof f.link);
+            memset(f.sw, 0, sizeof f.sw);
+            f.link[8] = c == 0;
+            f.link[12] = c == 0 || c == 3;
+            f.sw[0] = c == 2;
+            f.sw[4] = c == 3;
+            ftick(&io, &f, 0, 1, 2, 0, c == 1 ? 0 : -1, 0xB);
+            if (c == 1)
+                ftick(&io, &f, -1, 0, 0, 0, 1, 0xB); /* row 1 too, written on tick 2: not yet used */
+            sw0_before = io.net->lfsr[0];
+            ftick(&io, &f, -1, 0, 0, 0, -1, 0);
+            if (c == 1) { /* tick 2 used row 0 = 0xB, row 1 still all ones: upper 1 */
+                check(&C, lcan_net_debug(io.net, 1, 0, 3) == 0x80 && lcan_net_debug(io.net, 1, 0, 2) == 0 &&
+                          io.cnt_up[0] == 1,
+                      "seed %u: row 0 (written on tick 1) used on tick 2, row 1 (written on tick 2) not", s);
+                /* a second header from leaf 0 on port 0 now finds both rows without dest 2 */
+                ftick(&io, &f, 0, 1, 2, 1, -1, 0);
+                sw0_before = io.net->lfsr[0];
+                ftick(&io, &f, -1, 0, 0, 0, -1, 0);
+                check(&C, io.cnt_drop[0] == 1 && io.cnt_up[0] == 1 && io.net->lfsr[0] == t_step(sw0_before),
+                      "seed %u: header with both rows 0xB dropped, counted, LFSR stepped", s);
+                continue;
+            }
+            check(&C, io.cnt_drop[0] == 1 && io.cnt_up[0] == 0 && io.net->lfsr[0] == t_step(sw0_before) &&
+                      lcan_net_debug(io.net, 1, 0, 2) == 0 && lcan_net_debug(io.net, 1, 0, 3) == 0,
+                  "case %d seed %u: unroutable header dropped at level 1, counted (%u), LFSR stepped", c, s,
+                  io.cnt_drop[0]);
+            for (tau = 0; tau < 4; tau++) {
+                ftick(&io, &f, -1, 0, 0, 0, -1, 0);
+                got += io.ej_valid[4];
+            }
+            check(&C, got == 0, "case %d seed %u: dropped header not delivered", c, s);
+        }
+    /* a downer off: leaf 0 -> leaf 1 turns at level-1 switch 0, downer 1 = link 1 */
+    netio_reset(&io, 3);
+    memset(f.link, 0, sizeof f.link);
+    memset(f.sw, 0, sizeof f.sw);
+    f.link[1] = 1;
+    ftick(&io, &f, 0, 1, 1, 0, -1, 0);
+    ftick(&io, &f, -1, 0, 0, 0, -1, 0);
+    check(&C, io.cnt_drop[0] == 1 && io.cnt_down[0] == 0, "header to an off level-1 downer dropped and counted");
+    f.link[1] = 0;
+    /* the row write of the same tick is not used; reset restores all ones; clear does not; a write
+     * to row NR (= 8) is ignored */
+    for (c = 0; c < 4; c++) {
+        netio_reset(&io, 5);
+        if (c == 0) { /* rows 0, 1 := 0xB on ticks 1 and 2; the header reaches the switch on tick 2 */
+            ftick(&io, &f, 0, 1, 2, 0, 0, 0xB);
+            ftick(&io, &f, -1, 0, 0, 0, 1, 0xB);
+            check(&C, io.cnt_up[0] == 1 && io.cnt_drop[0] == 0, "row written on the header's own tick is not used");
+            continue;
+        }
+        ftick(&io, &f, -1, 0, 0, 0, c == 3 ? 8 : 0, c == 3 ? 0 : 0xB);
+        ftick(&io, &f, -1, 0, 0, 0, c == 3 ? 9 : 1, c == 3 ? 0 : 0xB);
+        if (c == 1)
+            netio_reset(&io, 5);
+        if (c == 2) {
+            netio_idle(&io);
+            io.in.clear = 1;
+            netio_tick(&io);
+            io.in.clear = 0;
+        }
+        ftick(&io, &f, 0, 1, 2, 0, -1, 0);
+        ftick(&io, &f, -1, 0, 0, 0, -1, 0);
+        if (c == 2)
+            check(&C, io.cnt_drop[0] == 1 && io.cnt_up[0] == 0, "clear does not restore the rows");
+        else
+            check(&C, io.cnt_drop[0] == 0 && io.cnt_up[0] == 1, "%s: header goes up",
+                  c == 1 ? "reset restores all-ones rows" : "writes to rows >= NR are ignored");
+    }
+    /* cfg_we with no row: an argument error, nothing ticks */
+    io.in.cfg_we = 1;
+    io.in.cfg_addr = 0;
+    io.in.cfg_row = NULL;
+    check(&C, lcan_net_tick(io.net, &io.in, &io.out) == LCAN_ERR_ARG, "cfg_we = 1 without cfg_row: LCAN_ERR_ARG");
+    io.in.cfg_we = 0;
+    netio_close(&io);
+    lcan_topo_free(t);
+}
+
+/* A circuit set before its link goes off keeps working (spec 14.1: off = disabled, not broken).
+ * gft(2,2,2): leaf 0 port 0 -> leaf 2 on tick 1, link 12 off (upper 1 of L1:0) so it climbs on
+ * link 8 (to L2:0); from tick 3 on link 8 is off too. The header reaches leaf 2 (port 4) as an
+ * output of tick 4; the ack presented on tick 5 reaches inj_ack[0] as an output of tick
+ * 5 + 2L - 2 = 7; data flits injected on ticks 6, 7, 8 arrive on ticks 9, 10, 11 in order; a new
+ * header on tick 12 (circuits still set) finds both uppers off and is dropped. */
+static void f_inflight(void)
+{
+    lcan_topo *t = parse("gft(2,2,2)");
+    netio io;
+    fpins f;
+    int tau, ok = 1, ack_at = -1;
+    uint32_t got = 0;
+    if (t == NULL || !netio_open(&io, t, NULL))
+        return;
+    pins_attach(&io, &f);
+    netio_reset(&io, 17);
+    f.link[12] = 1;
+    for (tau = 1; tau <= 13; tau++) {
+        int qs = tau == 1 || tau == 12 || (tau >= 6 && tau <= 8) ? 0 : -1;
+        f.link[8] = tau >= 3;
+        netio_idle(&io);
+        io.ej_ack[4] = tau == 5;
+        if (qs >= 0) {
+            io.inj_valid[0] = 1;
+            io.inj_flit[0] = lcan_flit(io.net, tau == 1 || tau == 12, 0, 2, (uint32_t)(100 + tau));
+        }
+        netio_tick(&io);
+        if (io.ej_valid[4]) {
+            ok = ok && ((tau == 4 && io.ej_flit[4] == lcan_flit(io.net, 1, 0, 2, 101)) ||
+                        (tau >= 9 && tau <= 11 && io.ej_flit[4] == lcan_flit(io.net, 0, 0, 2, (uint32_t)(100 + tau - 3))));
+            got++;
+        }
+        if (io.inj_ack[0] && ack_at < 0)
+            ack_at = tau;
+    }
+    check(&C, ok && got == 4 && ack_at == 7 && io.cnt_drop[0] == 1 && io.cnt_drop[1] == 0 && io.cnt_up[0] == 1,
+          "circuit over a link turned off: header + 3 data delivered (%u, ok %d), ack at %d, new header dropped (%u)",
+          got, ok, ack_at, io.cnt_drop[0]);
+    netio_close(&io);
+    lcan_topo_free(t);
+}
+
 int main(void)
 {
+    /* faults (spec 14): gft(2,2,2) upper 1 of L1:0 = link 8 + 2*2 = 12, parent L2:2 = switch 6;
+     * lcan(2,2,4) (S1 = S2 = 2, D = U = 2): link 4 + 2*1 = 6, parent L2:1 = switch 3;
+     * pgft(2;2,2;1,1;1,2) (S1 = 2, S2 = 1, D2 = 4, both uppers to L2:0): L2:0 downer 1 = link 5 */
+    f_upper("gft(2,2,2)", 2, 12, 6);
+    f_upper("xgft(2;2,2;2,2)", 2, 12, 6);
+    f_upper("lcan(2,2,4)", 2, 6, 3);
+    f_upper("pgft(2;2,2;1,1;1,2)", 2, 5, -1);
+    f_unroutable();
+    f_inflight();
+
     {
         int uc;
         for (uc = LCAN_UP_ROTATE; uc <= LCAN_UP_UNIFORM; uc++) {

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "lcan_collective.h"
+#include "lcan_faults.h"
 #include "tool_util.h"
 
 static const char usage[] =
@@ -57,16 +58,22 @@ static const char usage[] =
     "                  EBFT-like), 1 (CBFT), sqrt (2^ceil(log n / 2)) or log (log n + 1)\n"
     "  --sched S       --cbt: relaying order farthest (most hops left first, the paper's; default)\n"
     "                  or oldest (first arrived first, the earlier schedule)\n"
+    "  --faults LIST   --op bcast (hw, one flit) under a fault set (docs/spec.md 14.5): Ll:x (switch),\n"
+    "                  Ll:x/o (link on its downer o), random:K (drawn with --seed), comma-separated; the\n"
+    "                  root sends on every tree whose leaf port is not off (seed 002 Thm 3); reports the\n"
+    "                  leaves reached / unreached and those cut from the root (correct: every leaf not\n"
+    "                  cut is reached). --fault-at is lcan traffic's (here the rows go first)\n"
     "  --mem-limit GB  refuse an operation whose memory estimate exceeds GB (default: MemAvailable)\n"
     "  --check         check the arguments (spec, options, memory) and exit: 0 or 2\n"
     "  --progress      progress on stderr (default: only when stderr is a terminal); mnb and\n"
     "                  alltoall show the time left from the deliveries so far\n"
     "  --json          one JSON object: op, spec, engine, steps, paper_steps, paper_ref, max_queue,\n"
     "                  queue_peak (per level), messages, broadcast, up_choice, correct, and the\n"
-    "                  details (--cbt, --ideal: one object with a rows array)\n";
+    "                  details (--cbt, --ideal: one object with a rows array); with --faults also\n"
+    "                  faults, fault_rows, trees_used, cut, reached, unreached\n";
 
 typedef struct {
-    const char *spec, *engine, *op_name, *algo, *combine, *mem_limit, *sched, *wname, *broadcast;
+    const char *spec, *engine, *op_name, *algo, *combine, *mem_limit, *sched, *wname, *broadcast, *faults;
     lcan_coll_op op;
     lcan_up_choice up_choice;
     long root, flits, trees, compact, depth, cbt, ideal;
@@ -77,7 +84,7 @@ typedef struct {
 static int parse_args(int argc, char **argv, coll_args *a)
 {
     const char *root = NULL, *flits = NULL, *trees = NULL, *compact = NULL, *depth = NULL, *seed = NULL,
-               *cbt = NULL, *ideal = NULL, *uc = NULL;
+               *cbt = NULL, *ideal = NULL, *uc = NULL, *fault_at = NULL;
     int r;
     memset(a, 0, sizeof *a);
     a->engine = "model";
@@ -99,11 +106,22 @@ static int parse_args(int argc, char **argv, coll_args *a)
             {"--cbt", NULL, &cbt},              {"--sched", NULL, &a->sched},
             {"--mem-limit", NULL, &a->mem_limit}, {"--ideal", NULL, &ideal},
             {"--w", NULL, &a->wname},           {"--broadcast", NULL, &a->broadcast},
-            {"--up-choice", NULL, &uc},
+            {"--up-choice", NULL, &uc},         {"--faults", NULL, &a->faults},
+            {"--fault-at", NULL, &fault_at},
         };
         r = tool_parse_args("collective", argc, argv, usage, opts, sizeof opts / sizeof opts[0], &a->spec);
         if (r != 0)
             return r;
+    }
+    if (fault_at != NULL) {
+        tool_error(a->faults == NULL ? "collective: --fault-at needs --faults"
+                                     : "collective: --fault-at applies to lcan traffic only (a broadcast under "
+                                       "--faults writes the rows before its first injection)");
+        return -1;
+    }
+    if (a->faults != NULL && (cbt != NULL || ideal != NULL)) {
+        tool_error("collective: --faults applies to a network SPEC (--op bcast), not to --cbt or --ideal");
+        return -1;
     }
     if (cbt != NULL && ideal != NULL) {
         tool_error("collective: --cbt and --ideal are two different runs; give one of them");
@@ -220,6 +238,12 @@ static int parse_args(int argc, char **argv, coll_args *a)
     if (strcmp(a->engine, "model") != 0 && strcmp(a->engine, "rtl") != 0 && strcmp(a->engine, "icarus") != 0 &&
         strcmp(a->engine, "paper") != 0) {
         tool_error("collective: --engine '%s' is not one of model, rtl, icarus, paper", a->engine);
+        return -1;
+    }
+    if (a->faults != NULL && (a->op != LCAN_COLL_BCAST || strcmp(a->algo, "hw") != 0 || a->flits != 1 ||
+                              strcmp(a->engine, "paper") == 0)) {
+        tool_error("collective: --faults runs --op bcast with hardware trees (--algo hw) and one flit on the "
+                   "model or RTL engines (spec 14.5, seed 002 Thm 3)");
         return -1;
     }
     if (strcmp(a->engine, "paper") == 0 && (a->op != LCAN_COLL_MNB || strcmp(a->broadcast, "flood") != 0)) {
@@ -594,6 +618,7 @@ int cmd_collective(int argc, char **argv)
 {
     coll_args a;
     lcan_topo *t;
+    lcan_faults faults;
     lcan_coll_opts o;
     lcan_coll_result res;
     lcan_status st;
@@ -621,6 +646,13 @@ int cmd_collective(int argc, char **argv)
         lcan_topo_free(t);
         return TOOL_EXIT_USAGE;
     }
+    memset(&faults, 0, sizeof faults);
+    if (a.faults != NULL && tool_faults("collective", t, a.faults, a.seed, &faults) != 0) {
+        lcan_topo_free(t);
+        return TOOL_EXIT_USAGE;
+    }
+    if (a.check || strcmp(a.engine, "model") != 0)
+        lcan_faults_free(&faults);
     if (a.check) {
         lcan_topo_free(t);
         return TOOL_EXIT_OK;
@@ -647,21 +679,26 @@ int cmd_collective(int argc, char **argv)
     o.net_seed = (uint32_t)a.seed;
     o.flood = strcmp(a.broadcast, "flood") == 0;
     o.up_choice = a.up_choice;
+    if (a.faults != NULL)
+        o.faults = &faults;
     st = run_model(t, a.op, &o, &res, a.progress);
     lcan_collective_engine_cfg(t, a.op, &o, &pw, &depth);
     o.payload_w = pw;
     o.depth = a.depth > depth ? (int)a.depth : depth;
     if (st == LCAN_ERR_PATTERN) {
         tool_error("collective: %s", res.err[0] ? res.err : lcan_strerror(st));
+        lcan_faults_free(&faults);
         lcan_topo_free(t);
         return TOOL_EXIT_USAGE;
     }
     if (st != LCAN_OK) {
         tool_error("collective: %s%s%s", lcan_strerror(st), res.err[0] ? ": " : "", res.err);
+        lcan_faults_free(&faults);
         lcan_topo_free(t);
         return TOOL_EXIT_FAIL;
     }
     lcan_collective_print(stdout, t, a.op, a.engine, &o, &res, a.json);
+    lcan_faults_free(&faults);
     lcan_topo_free(t);
     return res.correct ? TOOL_EXIT_OK : TOOL_EXIT_FAIL;
 }

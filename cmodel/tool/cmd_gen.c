@@ -22,6 +22,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "lcan_faults.h"
 #include "lcan_version.h"
 #include "tool_util.h"
 #include "topo_draw.h"
@@ -837,6 +838,10 @@ static void write_verilog(FILE *f, const gen_cfg *g)
     fprintf(f, "        .inj_ack(%s),\n", g->packet ? "unused_inj_ack" : "inj_ack");
     fprintf(f, "        .ej_valid(ej_valid),\n        .ej_flit(ej_flit),\n");
     fprintf(f, "        .ej_ack(%s),\n", g->packet ? "{NP{1'b0}}" : "ej_ack");
+    /* no fault support in a generated network (FAULTS = 0, spec 14): the fault pins are ignored */
+    fprintf(f, "        .link_off({%llu{1'b0}}),\n        .sw_off({%llu{1'b0}}),\n        .cfg_we(1'b0),\n"
+               "        .cfg_addr(32'd0),\n        .cfg_row(1'b0),\n",
+            (unsigned long long)lcan_topo_link_count(g->t), (unsigned long long)lcan_topo_switch_count(g->t));
     if (g->debug)
         fprintf(f, "        .cnt_up(cnt_up),\n        .cnt_down(cnt_down),\n        .cnt_drop(cnt_drop),\n"
                    "        .dbg(dbg)\n");

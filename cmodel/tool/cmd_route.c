@@ -5,6 +5,8 @@
  * Trial k = 0..T-1: rng = lcan_trial_rng(seed, k); perm = lcan_pattern(P, &rng);
  * net seed = lcan_trial_net_seed(seed, k); engine model: lcan_route_perm_fast with --up-choice.
  * Engines rtl and icarus are run by tb/lcan-rtl with the same arguments (after they are checked).
+ * --faults LIST (spec 14.5): the model engine runs the tick-level driver lcan_route_perm_faults on the
+ * circuit-mode model (the event-driven router knows no faults); the JSON gains faults and cut.
  */
 #include <math.h>
 #include <stdio.h>
@@ -12,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lcan_faults.h"
 #include "lcan_study.h"
 #include "tool_util.h"
 
@@ -32,14 +35,19 @@ static const char usage[] =
     "                  a random permutation of the uppers) or rotate (a random rotation)\n"
     "  --max-passes M  give up after M passes, 1..1000000 (default 10000)\n"
     "  --mem-limit GB  refuse a network whose memory estimate exceeds GB (default: MemAvailable)\n"
+    "  --faults LIST   a fault set (docs/spec.md 14.5): Ll:x (switch), Ll:x/o (link on its downer o),\n"
+    "                  random:K (drawn with --seed), comma-separated; written before pass 0; a source\n"
+    "                  whose pair is cut is never active (\"cut\": their number summed over the trials);\n"
+    "                  the model engine then runs the tick-level driver (slower). 'lcan faults' shows a set\n"
+    "  --fault-at T    (lcan traffic only: a route applies its faults before pass 0)\n"
     "  --check         check the arguments (spec, pattern of trial 0, memory) and exit: 0 or 2\n"
     "  --progress      progress and time left on stderr (default: only when stderr is a terminal)\n"
     "  --json          one JSON object: spec, pattern, engine, up_choice, trials, seed, first_pass_mean,\n"
     "                  first_pass_sem, passes_mean, passes_max, passes_hist, recurrence,\n"
-    "                  stage_occupancy (levels h..1)\n";
+    "                  stage_occupancy (levels h..1); with --faults also faults (count) and cut\n";
 
 typedef struct {
-    const char *spec, *pattern, *engine, *mem_limit;
+    const char *spec, *pattern, *engine, *mem_limit, *faults, *fault_at;
     lcan_up_choice up_choice;
     long trials, max_passes;
     uint64_t seed;
@@ -62,6 +70,8 @@ static int parse_args(int argc, char **argv, route_args *a)
     a->check = 0;
     a->progress = 0;
     a->mem_limit = NULL;
+    a->faults = NULL;
+    a->fault_at = NULL;
     {
         const tool_opt opts[] = {
             {"--json", &a->json, NULL},         {"--check", &a->check, NULL},
@@ -69,6 +79,7 @@ static int parse_args(int argc, char **argv, route_args *a)
             {"--trials", NULL, &trials},        {"--seed", NULL, &seed},
             {"--engine", NULL, &a->engine},     {"--max-passes", NULL, &maxp},
             {"--mem-limit", NULL, &a->mem_limit}, {"--up-choice", NULL, &uc},
+            {"--faults", NULL, &a->faults},     {"--fault-at", NULL, &a->fault_at},
         };
         r = tool_parse_args("route", argc, argv, usage, opts, sizeof opts / sizeof opts[0], &a->spec);
         if (r != 0)
@@ -89,6 +100,11 @@ static int parse_args(int argc, char **argv, route_args *a)
         return -1;
     if (strcmp(a->engine, "model") != 0 && strcmp(a->engine, "rtl") != 0 && strcmp(a->engine, "icarus") != 0) {
         tool_error("route: --engine '%s' is not one of model, rtl, icarus", a->engine);
+        return -1;
+    }
+    if (a->fault_at != NULL) {
+        tool_error(a->faults == NULL ? "route: --fault-at needs --faults"
+                                     : "route: --fault-at applies to lcan traffic only (a route writes its faults before pass 0)");
         return -1;
     }
     if (a->pattern[0] == '\0') {
@@ -146,6 +162,38 @@ static void route_progress(void *ctx, long done, long total)
     tool_progress_show(ctx, (double)done, (double)total, "trials");
 }
 
+/* The trials of lcan_study_route on the circuit-mode model under a fault set (spec 14.5): the tick
+ * driver (the event-driven router takes no faults); the printer adds the keys faults and cut. */
+static int route_faults(const lcan_topo *t, const route_args *a, const lcan_faults *f, tool_progress *prog)
+{
+    lcan_study_route_stats s;
+    lcan_cfg cfg;
+    lcan_net *n = NULL;
+    lcan_status st;
+    char err[512];
+    int status = TOOL_EXIT_OK;
+
+    lcan_cfg_default(&cfg);
+    cfg.mode = LCAN_CIRCUIT;
+    cfg.up_choice = a->up_choice;
+    if (lcan_net_new(t, &cfg, &n) != LCAN_OK) {
+        tool_error("route: out of memory");
+        return TOOL_EXIT_FAIL;
+    }
+    st = lcan_study_route_faults(t, 16, a->pattern, a->trials, a->seed, (int)a->max_passes, a->up_choice, f,
+                                 lcan_net_engine_tick, n, &s, err, sizeof err, route_progress, prog);
+    tool_progress_end(prog);
+    if (st != LCAN_OK) {
+        tool_error("route: %s", err[0] ? err : lcan_strerror(st));
+        status = (st == LCAN_ERR_PATTERN || st == LCAN_ERR_IO) ? TOOL_EXIT_USAGE : TOOL_EXIT_FAIL;
+    } else {
+        lcan_study_route_print(stdout, t, a->pattern, a->engine, &s, a->json);
+    }
+    lcan_study_route_free(&s);
+    lcan_net_free(n);
+    return status;
+}
+
 int cmd_route(int argc, char **argv)
 {
     tool_progress prog;
@@ -168,6 +216,21 @@ int cmd_route(int argc, char **argv)
     if ((a.check || strcmp(a.engine, "model") != 0) && (r = check_pattern(t, &a)) != TOOL_EXIT_OK) {
         lcan_topo_free(t);
         return r;
+    }
+    if (a.faults != NULL) {
+        lcan_faults f;
+        if (tool_faults("route", t, a.faults, a.seed, &f) != 0) {
+            lcan_topo_free(t);
+            return TOOL_EXIT_USAGE;
+        }
+        if (!a.check && strcmp(a.engine, "model") == 0) {
+            tool_progress_init(&prog, "route", a.progress);
+            r = route_faults(t, &a, &f, &prog);
+            lcan_faults_free(&f);
+            lcan_topo_free(t);
+            return r;
+        }
+        lcan_faults_free(&f);
     }
     if (a.check) {
         lcan_topo_free(t);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "lcan_faults.h"
 #include "lcan_traffic.h"
 #include "tool_util.h"
 
@@ -40,6 +41,12 @@ static const char usage[] =
     "  --seed S        driver seed, 0..2^32-1 (default 1); the network seed is derived from it\n"
     "  --depth D       DEPTH of the packet FIFOs, 1..255 (default 4)\n"
     "  --up-choice C   which upper a packet going up gets (spec 6): uniform (default) or rotate\n"
+    "  --faults LIST   a fault set (docs/spec.md 14.5): Ll:x (switch), Ll:x/o (link on its downer o),\n"
+    "                  random:K (drawn with --seed), comma-separated. Unicasts to cut pairs are not\n"
+    "                  created (cut), packets use usable ports only; the run ends with an empty network\n"
+    "                  and checks injected = delivered + dropped (cnt_drop); unicast traffic only\n"
+    "  --fault-at T    apply the faults at tick T (rows written on T, T+1, ..; queued packets whose\n"
+    "                  pair becomes cut are discarded) instead of before the first injection\n"
     "  --mode packet   the only mode (circuit mode has no open-loop traffic)\n"
     "  --engine E      model (default), rtl (Verilator) or icarus: the RTL in lockstep with the model\n"
     "  --json          one JSON object (a sweep: points, saturation); --csv one row per point\n"
@@ -47,9 +54,9 @@ static const char usage[] =
     "  --progress      progress and time left on stderr (default: only when stderr is a terminal)\n";
 
 typedef struct {
-    const char *spec, *engine, *pattern, *mode, *load_s, *sweep_s;
+    const char *spec, *engine, *pattern, *mode, *load_s, *sweep_s, *faults;
     double load, burst, bcast;
-    uint64_t warmup, measure, drain_max, seed;
+    uint64_t warmup, measure, drain_max, seed, fault_at;
     long depth;
     lcan_up_choice up_choice;
     int json, csv, drain, check, progress;
@@ -58,7 +65,7 @@ typedef struct {
 static int parse_args(int argc, char **argv, traffic_args *a)
 {
     const char *warmup = NULL, *measure = NULL, *drain_max = NULL, *seed = NULL, *burst = NULL, *bcast = NULL,
-               *depth = NULL, *uc = NULL;
+               *depth = NULL, *uc = NULL, *fault_at = NULL;
     int r;
     memset(a, 0, sizeof *a);
     a->engine = "model";
@@ -80,6 +87,7 @@ static int parse_args(int argc, char **argv, traffic_args *a)
             {"--bcast", NULL, &bcast},         {"--seed", NULL, &seed},
             {"--depth", NULL, &depth},         {"--mode", NULL, &a->mode},
             {"--engine", NULL, &a->engine},    {"--up-choice", NULL, &uc},
+            {"--faults", NULL, &a->faults},    {"--fault-at", NULL, &fault_at},
         };
         r = tool_parse_args("traffic", argc, argv, usage, opts, sizeof opts / sizeof opts[0], &a->spec);
         if (r != 0)
@@ -139,6 +147,17 @@ static int parse_args(int argc, char **argv, traffic_args *a)
         return -1;
     if (bcast != NULL && tool_parse_double("traffic", "--bcast", bcast, 0.0, 1.0, &a->bcast) != 0)
         return -1;
+    if (fault_at != NULL && a->faults == NULL) {
+        tool_error("traffic: --fault-at needs --faults");
+        return -1;
+    }
+    if (fault_at != NULL && tool_parse_u64("traffic", "--fault-at", fault_at, &a->fault_at) != 0)
+        return -1;
+    if (a->faults != NULL && a->bcast > 0) {
+        tool_error("traffic: --bcast with --faults: broadcast traffic under faults is refused (spec 14.5; use "
+                   "lcan collective SPEC --op bcast --faults LIST)");
+        return -1;
+    }
     if (burst != NULL) {
         if (tool_parse_double("traffic", "--burst", burst, 1.0, 1e9, &a->burst) != 0)
             return -1;
@@ -236,6 +255,7 @@ int cmd_traffic(int argc, char **argv)
     lcan_topo *t;
     lcan_traffic_pattern *pat = NULL;
     lcan_traffic_opts o;
+    lcan_faults faults;
     lcan_traffic_result *pts;
     lcan_status st = LCAN_OK;
     char err[512], *text = NULL;
@@ -273,7 +293,14 @@ int cmd_traffic(int argc, char **argv)
             return TOOL_EXIT_USAGE;
         }
     }
+    memset(&faults, 0, sizeof faults);
+    if (a.faults != NULL && tool_faults("traffic", t, a.faults, a.seed, &faults) != 0) {
+        lcan_traffic_pattern_free(pat);
+        lcan_topo_free(t);
+        return TOOL_EXIT_USAGE;
+    }
     if (a.check || strcmp(a.engine, "model") != 0) {
+        lcan_faults_free(&faults);
         lcan_traffic_pattern_free(pat);
         lcan_topo_free(t);
         return a.check ? TOOL_EXIT_OK : tool_exec_rtl(argc, argv);
@@ -283,6 +310,7 @@ int cmd_traffic(int argc, char **argv)
         loads = malloc((size_t)n * sizeof *loads);
         if (loads == NULL) {
             tool_error("traffic: out of memory");
+            lcan_faults_free(&faults);
             lcan_traffic_pattern_free(pat);
             lcan_topo_free(t);
             return TOOL_EXIT_FAIL;
@@ -302,6 +330,10 @@ int cmd_traffic(int argc, char **argv)
     o.seed = a.seed;
     o.depth = (int)a.depth;
     o.up_choice = a.up_choice;
+    if (a.faults != NULL) {
+        o.faults = &faults;
+        o.fault_at = a.fault_at;
+    }
     tool_progress_init(&prog.p, "traffic", a.progress);
     prog.total = (double)n * (double)(o.warmup + o.measure);
     for (k = 0; pts != NULL && k < n; k++) {
@@ -338,6 +370,7 @@ int cmd_traffic(int argc, char **argv)
     if (loads != loads_one)
         free(loads);
     free(pts);
+    lcan_faults_free(&faults);
     lcan_traffic_pattern_free(pat);
     lcan_topo_free(t);
     return r;

@@ -20,6 +20,7 @@ int cmd_gen(int argc, char **argv);
 int cmd_draw(int argc, char **argv);
 int cmd_embed(int argc, char **argv);
 int cmd_paths(int argc, char **argv);
+int cmd_faults(int argc, char **argv);
 
 typedef struct {
     const char *name;
@@ -37,6 +38,7 @@ static const tool_cmd commands[] = {
     {"gen", cmd_gen, "generate a network to instantiate: Verilog top, FuseSoC core, JSON, SVG (docs/generator.md)"},
     {"draw", cmd_draw, "draw a network's topology with graphviz (SVG or DOT)"},
     {"paths", cmd_paths, "node-disjoint paths between two leaves, node connectivity (spec 2.5)"},
+    {"faults", cmd_faults, "a fault set: elements and ports off, cut pairs, seed 002's guarantee (spec 14)"},
     {"embed", cmd_embed, "embed rings, meshes, tori, hypercubes, trees, pyramids: load, dilation, congestion (docs/embeddings.md)"},
 };
 

@@ -78,6 +78,12 @@ int tool_finish(int status);
  * "lcan: CMD: WHAT needs about X GB of memory, ...". */
 int tool_mem_check(const char *cmd, const char *what, double bytes, const char *limit_gb);
 
+/* --faults LIST (spec 14.5) for CMD on network t: refuses a network whose reach tables exceed the
+ * model's limit (lcan_reach_bytes), then lcan_faults_init + lcan_faults_parse with `seed` (random:K).
+ * 0, or -1 after printing one line "lcan: CMD: bad fault ..." (f is then freed). cmd_faults.c. */
+struct lcan_faults;
+int tool_faults(const char *cmd, const lcan_topo *t, const char *list, uint64_t seed, struct lcan_faults *f);
+
 /* Index of the first "--" in argv[1..argc-1], or argc: -h / --help count only before it. */
 int tool_end_of_options(int argc, char **argv);
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make synth-alloc: the allocator alone, synthesized for the iCE40 (yosys synth_ice40), old and new:
-# the reference chain of 2P lcan_rr_pick stages (tb/cells/lcan_alloc_chain.v, the former
+# the reference chain of 2P lcan_rr_pick stages (rtl/lcan_alloc_chain.v, the former
 # rtl/lcan_alloc.v) and the log-depth rtl/lcan_alloc.v, for switch shapes (M children, PDN links
 # each, U uppers; P = M*PDN + U). Reports LUT levels (yosys `ltp -noff`: the longest path counted
 # in cells, SB_LUT4 and SB_CARRY; inputs and outputs are the allocator's ports) and SB_LUT4 count.
@@ -19,7 +19,7 @@ SHAPES=${*:-"1,1,1 2,1,2 4,1,4 8,1,8 16,1,16 2,2,2 4,2,0 2,4,8"}
 one() {  # top log params...
   local top=$1 log=$2; shift 2
   if timeout "$TMO" "$YOSYS" -q -l "$log" -p "read_verilog $root/rtl/lcan_rr_pick.v \
-      $root/rtl/lcan_prefix_count.v $root/rtl/lcan_alloc.v $root/tb/cells/lcan_alloc_chain.v; \
+      $root/rtl/lcan_prefix_count.v $root/rtl/lcan_alloc.v $root/rtl/lcan_alloc_chain.v; \
       chparam $* $top; synth_ice40 -top $top; ltp -noff; stat" >/dev/null 2>&1; then
     lv=$(grep -a 'Longest topological path' "$log" | tail -1 | sed 's/.*length=\([0-9]*\).*/\1/')
     lut=$(grep -a 'SB_LUT4' "$log" | tail -1 | awk '{print $NF}')

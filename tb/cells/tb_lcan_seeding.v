@@ -31,7 +31,9 @@ module tb_lcan_seeding;
         .clk(clk), .rst(rst), .clear(1'b0), .seed(32'hDEADBEEF),
         .inj_valid({NP{1'b0}}), .inj_flit({(NP*FW){1'b0}}), .inj_ready(inj_ready),
         .inj_ack(inj_ack), .ej_valid(ej_valid), .ej_flit(ej_flit), .ej_ack({NP{1'b0}}),
-        .cnt_up(cnt_up), .cnt_down(cnt_down), .cnt_drop(cnt_drop), .dbg(dbg_unused)
+        .cnt_up(cnt_up), .cnt_down(cnt_down), .cnt_drop(cnt_drop), .dbg(dbg_unused),
+        // no faults: NL = 64 links, NS = 32 switches, cfg_row 1 bit (FAULTS = 0; spec 13, 14.1)
+        .link_off({64{1'b0}}), .sw_off({32{1'b0}}), .cfg_we(1'b0), .cfg_addr(32'd0), .cfg_row(1'b0)
     );
 
     integer n_pass = 0;

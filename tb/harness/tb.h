@@ -30,6 +30,8 @@ typedef struct {
     int mode, payload_w, depth;
     int up_choice;         /* UP_CHOICE (spec 6): 1 uniform, 0 rotate (LCAN_UP_UNIFORM / _ROTATE) */
     int np, fw, dbg_bytes; /* the top's derived widths, checked against the model's */
+    int faults;            /* FAULTS (spec 14): 1 = the fault pins are driven (tb_core_inputs' fault fields) */
+    int nl, ns, rw;        /* fault pin widths NL, NS, RW (spec 13), checked against the model's */
 } tb_params;
 
 /* Word counts of the pin vectors (what the front ends copy). */
@@ -38,12 +40,16 @@ typedef struct {
     size_t flit; /* inj_flit, ej_flit: NP*FW bits */
     size_t cnt;  /* cnt_up/down/drop: H*32 bits */
     size_t dbg;  /* dbg: DBG_BYTES*8 bits */
+    size_t nl, ns, rw; /* link_off, sw_off, cfg_row (FAULTS = 1 builds) */
 } tb_words;
 
 /* Inputs of one edge, owned by the harness (front ends copy them out). */
 typedef struct {
     uint32_t rst, clear, seed;
     const uint32_t *inj_valid, *inj_flit, *ej_ack;
+    /* faults (spec 14.1-14.2): copied to the pins only by FAULTS = 1 builds (tb_top.v) */
+    uint32_t cfg_we, cfg_addr;
+    const uint32_t *link_off, *sw_off, *cfg_row;
 } tb_vin;
 
 /* Outputs after one edge, owned by the front end (the harness copies them in). */

@@ -16,6 +16,7 @@
  *            +drain +drain_max=C +burst=B +bcast=F +depth=D +csv
  *   embed: +guest=G +map=default|file:P (printed) +map_file=ABSPATH +inject=path|any
  *   +depth=D (--depth as given) +phased
+ *   route / traffic / collective: +faults=LIST (spec 14.5, needs a FAULTS = 1 build) +fault_at=T (traffic)
  *   +flip=K (negative test)  +wavedir=DIR  +quiet  +progress (progress lines on stderr; also when
  *   stderr is a terminal)
  *   internal (the re-run): +rerun +dump_from=K +dumpfile=F +stop_at=K
@@ -25,6 +26,7 @@
  */
 #define _GNU_SOURCE
 #include "json.h"
+#include "lcan_faults.h"
 #include "tb_int.h"
 
 #include <errno.h>
@@ -397,6 +399,33 @@ lcan_status tb_engine_tick(void *engine, const lcan_in *in, lcan_out *out)
         if (in->inj_flit && in->inj_flit[q])
             setbits(c->vi_flit, (size_t)q * (size_t)c->FW, c->FW, in->inj_flit[q]);
     }
+    if (c->prm.faults) {
+        /* the fault pins (spec 14.1-14.2), exactly as the model gets them; NULL / 0 = none */
+        c->ctl_cfg_we = in->cfg_we ? 1u : 0u;
+        c->ctl_cfg_addr = in->cfg_addr;
+        memset(c->vi_link_off, 0, c->words.nl * 4);
+        memset(c->vi_sw_off, 0, c->words.ns * 4);
+        memset(c->vi_cfg_row, 0, c->words.rw * 4);
+        for (uint64_t k = 0; in->link_off && k < c->NL; k++)
+            if (in->link_off[k])
+                c->vi_link_off[k >> 5] |= 1u << (k & 31u);
+        for (uint64_t k = 0; in->sw_off && k < c->NS; k++)
+            if (in->sw_off[k])
+                c->vi_sw_off[k >> 5] |= 1u << (k & 31u);
+        if (in->cfg_we && in->cfg_row)
+            for (uint64_t k = 0; k < c->words.rw; k++)
+                c->vi_cfg_row[k] = (uint32_t)(in->cfg_row[k >> 1] >> (32 * (k & 1u)));
+        if (c->RW < 32) /* RW = 2^ADDR_W: only a row of 1..16 bits leaves a word partly unused */
+            c->vi_cfg_row[0] &= (1u << c->RW) - 1u;
+    } else if (in->cfg_we || in->link_off || in->sw_off) {
+        int any = in->cfg_we != 0;
+        for (uint64_t k = 0; in->link_off && k < c->NL && !any; k++)
+            any = in->link_off[k] != 0;
+        for (uint64_t k = 0; in->sw_off && k < c->NS && !any; k++)
+            any = in->sw_off[k] != 0;
+        if (any) /* the model would honour them, the RTL ignores them */
+            tb_fail(c, "fault pins driven on a simulation built with FAULTS = 0 (spec 14.2)");
+    }
     swapcontext(&c->uc_drv, &c->uc_sim); /* the simulator clocks the RTL once */
     if (c->done)
         yield_forever(c);
@@ -610,6 +639,42 @@ int tb_core_init(const tb_params *prm)
     c->words.flit = ((size_t)c->NP * (size_t)c->FW + 31) / 32;
     c->words.cnt = (size_t)c->h;
     c->words.dbg = (c->dbg_bytes + 3) / 4;
+    /* the fault pins (spec 13, 14): NL links, NS switches, rows of RW = 2^ADDR_W bits (cfg_row is
+     * 1 bit wide when FAULTS = 0) */
+    c->NL = lcan_topo_link_count(c->topo);
+    c->NS = lcan_topo_switch_count(c->topo);
+    c->RW = prm->faults ? lcan_topo_row_bits(c->topo) : 1;
+    if (prm->faults != 0 && prm->faults != 1)
+        return cfg_error(c, "testbench parameter FAULTS must be 0 or 1");
+    if ((uint64_t)prm->nl != c->NL || (uint64_t)prm->ns != c->NS || (uint64_t)prm->rw != c->RW) {
+        snprintf(msg, sizeof msg, "testbench fault pin widths NL=%d NS=%d RW=%d disagree with the model's %llu, %llu, %llu",
+                 prm->nl, prm->ns, prm->rw, (unsigned long long)c->NL, (unsigned long long)c->NS,
+                 (unsigned long long)c->RW);
+        return cfg_error(c, msg);
+    }
+    c->words.nl = (size_t)((c->NL + 31) / 32);
+    c->words.ns = (size_t)((c->NS + 31) / 32);
+    c->words.rw = (size_t)((c->RW + 31) / 32);
+    c->vi_link_off = calloc(c->words.nl + 1, 4);
+    c->vi_sw_off = calloc(c->words.ns + 1, 4);
+    c->vi_cfg_row = calloc(c->words.rw + 2, 4);
+    /* --faults LIST (route, traffic, collective; spec 14.5): the fault set the drivers apply */
+    const char *fl = plusarg("faults");
+    if (fl) {
+        if (!prm->faults)
+            return cfg_error(c, "--faults needs a simulation built with FAULTS = 1");
+        if (strcmp(c->cmd, "route") != 0 && strcmp(c->cmd, "traffic") != 0 && strcmp(c->cmd, "collective") != 0)
+            return cfg_error(c, "--faults applies to route, traffic and collective");
+        c->faults = calloc(1, sizeof *c->faults);
+        if (lcan_faults_init(c->topo, c->faults) != LCAN_OK)
+            return cfg_error(c, "lcan_faults_init: out of memory");
+        if (lcan_faults_parse(c->topo, fl, c->seed, c->faults, err, sizeof err) != LCAN_OK) {
+            snprintf(msg, sizeof msg, "%s: --faults: %s", c->cmd, err);
+            return cfg_error(c, msg);
+        }
+    }
+    if (opt_u64("fault_at", &c->fault_at) < 0)
+        return cfg_error(c, "bad plusarg");
     c->vi_valid = calloc(c->words.np, 4);
     c->vi_ack = calloc(c->words.np, 4);
     c->vi_flit = calloc(c->words.flit, 4);
@@ -656,6 +721,11 @@ int tb_core_inputs(tb_vin *in)
     in->inj_valid = c->vi_valid;
     in->inj_flit = c->vi_flit;
     in->ej_ack = c->vi_ack;
+    in->cfg_we = c->ctl_cfg_we;
+    in->cfg_addr = c->ctl_cfg_addr;
+    in->link_off = c->vi_link_off;
+    in->sw_off = c->vi_sw_off;
+    in->cfg_row = c->vi_cfg_row;
     return 0;
 }
 

@@ -7,7 +7,9 @@
 #include "tb.h"
 
 int lcan_tb_init(int h, const svBitVecVal *m, const svBitVecVal *w, const svBitVecVal *p, int mode, int payload_w,
-                 int depth, int up_choice, int np, int fw, int dbg_bytes);
+                 int depth, int up_choice, int np, int fw, int dbg_bytes, int faults, int nl, int ns, int rw);
+void lcan_tb_fault_inputs(svBitVecVal *link_off, svBitVecVal *sw_off, int *cfg_we, int *cfg_addr,
+                          svBitVecVal *cfg_row);
 int lcan_tb_inputs(int *rst, int *clear, int *seed, svBitVecVal *inj_valid, svBitVecVal *inj_flit,
                    svBitVecVal *ej_ack);
 void lcan_tb_outputs(const svBitVecVal *inj_ready, const svBitVecVal *inj_ack, const svBitVecVal *ej_valid,
@@ -16,9 +18,10 @@ void lcan_tb_outputs(const svBitVecVal *inj_ready, const svBitVecVal *inj_ack, c
 void lcan_tb_final(void);
 
 static tb_words g_words;
+static tb_vin g_in; /* the inputs of the coming edge (the fault pins are fetched after the others) */
 
 int lcan_tb_init(int h, const svBitVecVal *m, const svBitVecVal *w, const svBitVecVal *p, int mode, int payload_w,
-                 int depth, int up_choice, int np, int fw, int dbg_bytes)
+                 int depth, int up_choice, int np, int fw, int dbg_bytes, int faults, int nl, int ns, int rw)
 {
     tb_params prm;
     int l;
@@ -35,6 +38,10 @@ int lcan_tb_init(int h, const svBitVecVal *m, const svBitVecVal *w, const svBitV
     prm.np = np;
     prm.fw = fw;
     prm.dbg_bytes = dbg_bytes;
+    prm.faults = faults;
+    prm.nl = nl;
+    prm.ns = ns;
+    prm.rw = rw;
     if (h < 1 || h > LCAN_MAX_LEVELS)
         return 2;
     int st = tb_core_init(&prm);
@@ -55,6 +62,7 @@ int lcan_tb_inputs(int *rst, int *clear, int *seed, svBitVecVal *inj_valid, svBi
     tb_vin in;
     if (tb_core_inputs(&in))
         return 1;
+    g_in = in;
     *rst = (int)in.rst;
     *clear = (int)in.clear;
     *seed = (int)in.seed;
@@ -70,6 +78,17 @@ void lcan_tb_outputs(const svBitVecVal *inj_ready, const svBitVecVal *inj_ack, c
 {
     tb_vout o = {inj_ready, inj_ack, ej_valid, ej_flit, cnt_up, cnt_down, cnt_drop, dbg, NULL};
     tb_core_outputs(&o);
+}
+
+/* FAULTS = 1 builds: the fault pins of the edge whose other inputs lcan_tb_inputs just gave. */
+void lcan_tb_fault_inputs(svBitVecVal *link_off, svBitVecVal *sw_off, int *cfg_we, int *cfg_addr,
+                          svBitVecVal *cfg_row)
+{
+    *cfg_we = (int)g_in.cfg_we;
+    *cfg_addr = (int)g_in.cfg_addr;
+    copy(link_off, g_in.link_off, g_words.nl);
+    copy(sw_off, g_in.sw_off, g_words.ns);
+    copy(cfg_row, g_in.cfg_row, g_words.rw);
 }
 
 void lcan_tb_final(void)

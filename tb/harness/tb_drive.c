@@ -14,7 +14,8 @@
  *     port per tick where inj_ready, plus broadcasts on every tree t < w1, half of them flooding
  *     (head = 1, spec 8.6); then a drain that must deliver every packet (unicast: at its
  *     destination; tree broadcast: at every leaf; flooding broadcast: at every leaf but the source).
- *   route: spec 10.1 trials through lcan_study_route, printed exactly like `lcan route`.
+ *   route: spec 10.1 trials through lcan_study_route, printed exactly like `lcan route`; with
+ *     +faults through lcan_route_perm_faults, with cmd_route.c's arithmetic and its keys faults, cut.
  *   traffic: open-loop load points through lcan_traffic_run (lcan_traffic.h) on the lockstep tick,
  *     printed exactly like `lcan traffic` (lcan_traffic_print) with the engine name.
  *   collective: one collective operation through lcan_collective_run (lcan_collective.h) on the
@@ -26,12 +27,14 @@
  */
 #include "tb_int.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "lcan_collective.h"
 #include "lcan_embed.h"
+#include "lcan_faults.h"
 #include "lcan_study.h"
 #include "lcan_traffic.h"
 
@@ -528,10 +531,11 @@ static void route(tb_ctx *c)
     char err[TB_STR];
     c->prog_total = (double)c->trials;
     /* the RTL's UP_CHOICE is its build parameter; the model inside tb_engine_tick has the same, and
-     * the study records it (printed as "up_choice", as the model engine's run prints its own) */
-    lcan_status st = lcan_study_route_uc(c->topo, c->prm.payload_w, c->pattern, (long)c->trials, c->seed,
-                                         (int)c->max_passes, c->prm.up_choice ? LCAN_UP_UNIFORM : LCAN_UP_ROTATE,
-                                         tb_engine_tick, c, &s, err, sizeof err, route_progress, c);
+     * the study records it (printed as "up_choice", as the model engine's run prints its own);
+     * --faults (spec 14.5): the same study under the fault set, printed with faults and cut */
+    lcan_status st = lcan_study_route_faults(c->topo, c->prm.payload_w, c->pattern, (long)c->trials, c->seed,
+                                             (int)c->max_passes, c->prm.up_choice ? LCAN_UP_UNIFORM : LCAN_UP_ROTATE,
+                                             c->faults, tb_engine_tick, c, &s, err, sizeof err, route_progress, c);
     if (st != LCAN_OK) {
         lcan_study_route_free(&s);
         tb_fail(c, "route: %s", err[0] ? err : lcan_strerror(st));
@@ -604,6 +608,7 @@ static void collective(tb_ctx *c)
     o.payload_w = pw;
     o.depth = depth;
     o.debug = rtl_debug;
+    o.faults = c->faults; /* --faults: bcast on every usable tree (spec 14.5) */
     memset(&res, 0, sizeof res);
     lcan_status st = lcan_collective_run(c->topo, op, &o, tb_engine_tick, c, &res);
     c->packets = res.messages;
@@ -687,6 +692,8 @@ static void traffic(tb_ctx *c)
     o.payload_w = c->prm.payload_w;
     o.depth = c->prm.depth;
     o.up_choice = c->prm.up_choice ? LCAN_UP_UNIFORM : LCAN_UP_ROTATE;
+    o.faults = c->faults; /* --faults / --fault-at (spec 14.5) */
+    o.fault_at = c->fault_at;
     if (c->depth_req != 0 && (int)c->depth_req != c->prm.depth)
         tb_usage_error(c, "traffic: --depth %llu, but this simulation was built with DEPTH %d",
                        (unsigned long long)c->depth_req, c->prm.depth);

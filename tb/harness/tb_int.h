@@ -68,10 +68,15 @@ typedef struct tb_ctx {
     int64_t flip_at;    /* negative test: corrupt the model's view at this cycle */
     int64_t stop_at;    /* rerun: stop after this cycle */
     char wavedir[TB_STR];
+    struct lcan_faults *faults; /* +faults=LIST (route, traffic, collective), NULL if none */
+    uint64_t fault_at;          /* +fault_at=T (traffic) */
 
     /* inputs of the pending edge, as words */
     uint32_t ctl_rst, ctl_clear, ctl_seed;
     uint32_t *vi_valid, *vi_flit, *vi_ack;
+    uint32_t ctl_cfg_we, ctl_cfg_addr;
+    uint32_t *vi_link_off, *vi_sw_off, *vi_cfg_row; /* FAULTS = 1 builds */
+    uint64_t NL, NS, RW;                             /* fault pin widths (spec 13) */
     /* RTL outputs after the last edge, unpacked */
     uint8_t *r_ready, *r_ack, *r_ejv, *r_dbg;
     uint64_t *r_ejf;

@@ -1,8 +1,10 @@
 /*
  * tb_vpi.c - Icarus front end of the lockstep harness: the same calls as tb_dpi.c, registered as
  * VPI system tasks (Icarus has no DPI). tb/tb_top.v calls
- *   $lcan_tb_init(H, M, W, P, MODE, PAYLOAD_W, DEPTH, UP_CHOICE, NP, FW, DBG_BYTES, status_reg)
+ *   $lcan_tb_init(H, M, W, P, MODE, PAYLOAD_W, DEPTH, UP_CHOICE, NP, FW, DBG_BYTES, FAULTS, NL, NS, RW,
+ *                 status_reg)
  *   $lcan_tb_inputs(done_reg, rst, clear, seed, inj_valid, inj_flit, ej_ack)
+ *   $lcan_tb_fault_inputs(link_off, sw_off, cfg_we, cfg_addr, cfg_row)   (FAULTS = 1 builds)
  *   $lcan_tb_outputs(inj_ready, inj_ack, ej_valid, ej_flit, cnt_up, cnt_down, cnt_drop, dbg)
  *   $lcan_tb_final
  * Vectors cross as s_vpi_vecval arrays; an X or Z bit on any RTL output is reported as a failure
@@ -14,9 +16,10 @@
 
 #include "tb.h"
 
-#define MAXARGS 13
+#define MAXARGS 17
 
 static tb_words g_words;
+static tb_vin g_in; /* the inputs of the coming edge (the fault pins are fetched after the others) */
 static s_vpi_vecval *g_vec;
 static size_t g_vec_len;
 static uint32_t *g_out[8];
@@ -99,14 +102,14 @@ static PLI_INT32 init_calltf(PLI_BYTE8 *ud)
     tb_params prm;
     uint32_t lv[3][LCAN_MAX_LEVELS];
     (void)ud;
-    if (get_args(a, 12) != 0) {
+    if (get_args(a, 16) != 0) {
         vpi_control(vpiFinish, 1);
         return 0;
     }
     memset(&prm, 0, sizeof prm);
     prm.h = get_int(a[0]);
     if (prm.h < 1 || prm.h > LCAN_MAX_LEVELS) {
-        put_int(a[11], 2);
+        put_int(a[15], 2);
         return 0;
     }
     for (int k = 0; k < 3; k++)
@@ -123,6 +126,10 @@ static PLI_INT32 init_calltf(PLI_BYTE8 *ud)
     prm.np = get_int(a[8]);
     prm.fw = get_int(a[9]);
     prm.dbg_bytes = get_int(a[10]);
+    prm.faults = get_int(a[11]);
+    prm.nl = get_int(a[12]);
+    prm.ns = get_int(a[13]);
+    prm.rw = get_int(a[14]);
     int st = tb_core_init(&prm);
     if (st == 0) {
         tb_core_words(&g_words);
@@ -131,7 +138,7 @@ static PLI_INT32 init_calltf(PLI_BYTE8 *ud)
         for (int i = 0; i < 8; i++)
             g_out[i] = calloc(sz[i] + 1, 4);
     }
-    put_int(a[11], st);
+    put_int(a[15], st);
     return 0;
 }
 
@@ -148,6 +155,7 @@ static PLI_INT32 inputs_calltf(PLI_BYTE8 *ud)
         put_int(a[0], 1);
         return 0;
     }
+    g_in = in;
     put_int(a[1], (int)in.rst);
     put_int(a[2], (int)in.clear);
     put_int(a[3], (int)in.seed);
@@ -187,6 +195,22 @@ static PLI_INT32 outputs_calltf(PLI_BYTE8 *ud)
     return 0;
 }
 
+static PLI_INT32 fault_inputs_calltf(PLI_BYTE8 *ud)
+{
+    vpiHandle a[MAXARGS];
+    (void)ud;
+    if (get_args(a, 5) != 0) {
+        vpi_control(vpiFinish, 1);
+        return 0;
+    }
+    put_vec(a[0], g_in.link_off, g_words.nl);
+    put_vec(a[1], g_in.sw_off, g_words.ns);
+    put_int(a[2], (int)g_in.cfg_we);
+    put_int(a[3], (int)g_in.cfg_addr);
+    put_vec(a[4], g_in.cfg_row, g_words.rw);
+    return 0;
+}
+
 static PLI_INT32 final_calltf(PLI_BYTE8 *ud)
 {
     (void)ud;
@@ -209,6 +233,7 @@ static void lcan_tb_register(void)
     reg_task("$lcan_tb_init", init_calltf);
     reg_task("$lcan_tb_inputs", inputs_calltf);
     reg_task("$lcan_tb_outputs", outputs_calltf);
+    reg_task("$lcan_tb_fault_inputs", fault_inputs_calltf);
     reg_task("$lcan_tb_final", final_calltf);
 }
 

@@ -56,7 +56,8 @@ module tb_pass;
         .clk(clk), .rst(rst), .clear(clear), .seed(SEED),
         .inj_valid(inj_valid), .inj_flit(inj_flit), .inj_ready(inj_ready), .inj_ack(inj_ack),
         .ej_valid(ej_valid), .ej_flit(ej_flit), .ej_ack(ej_ack),
-        .cnt_up(cnt_up), .cnt_down(cnt_down), .cnt_drop(cnt_drop), .dbg(dbg)
+        .cnt_up(cnt_up), .cnt_down(cnt_down), .cnt_drop(cnt_drop), .dbg(dbg),
+        .link_off({NL{1'b0}}), .sw_off({NS{1'b0}}), .cfg_we(1'b0), .cfg_addr(32'd0), .cfg_row(1'b0)
     );
 
     always #5 clk = ~clk;

@@ -27,6 +27,8 @@ module tb_smoke;
     parameter PAIR_STRIDE = 1;
     parameter [31:0] SEED = 32'h1234_5678;
     parameter NAME = "net";
+    // fault support (spec 14) built in; no fault is applied, so every check holds as with 0
+    parameter FAULTS = 0;
 
     // ------------------------------------------------------------------ sizes (spec 1.1, 2.1, 13)
     // the geometry: rtl/lcan_geom.vh (N, U0, NP, ADDR_W, FW, DBG_BYTES; m_of, w_of, p_of, f_s,
@@ -73,7 +75,8 @@ module tb_smoke;
         .P        (P),
         .MODE     (MODE),
         .PAYLOAD_W(PAYLOAD_W),
-        .DEPTH    (DEPTH)
+        .DEPTH    (DEPTH),
+        .FAULTS   (FAULTS)
     ) dut (
         .clk      (clk),
         .rst      (rst),
@@ -89,7 +92,13 @@ module tb_smoke;
         .cnt_up   (cnt_up),
         .cnt_down (cnt_down),
         .cnt_drop (cnt_drop),
-        .dbg      (dbg)
+        .dbg      (dbg),
+        // no faults (with FAULTS = 0 the pins are ignored)
+        .link_off ({NL{1'b0}}),
+        .sw_off   ({NS{1'b0}}),
+        .cfg_we   (1'b0),
+        .cfg_addr (32'd0),
+        .cfg_row  ({((FAULTS != 0) ? RW : 1){1'b0}})
     );
 
     always #5 clk = ~clk;

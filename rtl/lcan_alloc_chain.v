@@ -7,9 +7,11 @@
 // first half only if it is >= r_in and in the second half only if it is < r_in, which is the
 // rotated order without a rotation multiplexer. Purely combinational; grant[i*P +: P] is the set
 // granted to requester i (one-hot or 0 for ONE).
-// This is the former rtl/lcan_alloc.v, kept unchanged as the reference implementation that the
-// log-depth rtl/lcan_alloc.v is proven equal to (scripts/prove-alloc.sh) and simulated against
-// (tb/cells/tb_lcan_alloc_eq.v, through lcan_alloc_chain_wrap). Depth: 2P lcan_rr_pick stages.
+// This is the former rtl/lcan_alloc.v: the reference implementation that the log-depth
+// rtl/lcan_alloc.v is proven equal to (scripts/prove-alloc.sh) and simulated against
+// (tb/cells/tb_lcan_alloc_eq.v, through tb/cells/lcan_alloc_chain_wrap.v), and the allocator of
+// lcan_switch with FAULTS = 1 (spec 14.3: class UP requests with per-request want sets, which the
+// log-depth allocator's class interface cannot carry). Depth: 2P lcan_rr_pick stages.
 // Extended for UP_CHOICE (spec 6): a ONE requester with req_sig set scans the last U outputs (the
 // uppers, D = P - U) in the order D + sigma[0], .., D + sigma[U-1] instead of cyclically from its
 // start (up_perm[q*U + u] = (sigma[q] == u)); the first free one in that order is granted.
