@@ -45,6 +45,10 @@ lcan_status lcan_faults_parse(const lcan_topo *t, const char *text, uint64_t see
  * the names lcan_faults_parse reads. 0, or -1 when k is out of range. */
 int lcan_faults_name(const lcan_topo *t, const lcan_faults *f, uint64_t k, char *buf, size_t len);
 
+/* Is local port `port` of node (level, x) off under f (spec 14.1: its link, this switch or the
+ * switch at the far end is off)? level 0 names leaf x and its leaf port. */
+int lcan_faults_port_off(const lcan_topo *t, const lcan_faults *f, int level, uint32_t x, int port);
+
 /* The driver's view of a fault set (spec 14.4). f = NULL: no faults. t must outlive the view.
  * Memory: lcan_reach_bytes(t) (the NR rows of RW bits dominate); lcan_reach_new refuses a network
  * whose estimate exceeds LCAN_REACH_MAX_BYTES with LCAN_ERR_PARAM (e.g. lcan(2,2,65536): 983040

@@ -591,32 +591,12 @@ static uint64_t read_ejections(coll_drv *d, uint64_t t, lcan_coll_result *res)
  * from every switch of the climb); a copy dies at the first port that is off (a request for upper 0
  * is unroutable, an ALL request skips off children). Walked on the wiring (lcan_topo_neighbor),
  * independently of the reach rows. */
-static int port_is_off(const lcan_topo *t, const lcan_faults *f, int level, uint32_t x, int port)
-{
-    lcan_end me = { level, x, port }, far;
-    int lu;        /* the link, named by its upper end: downer ou of the level-lu switch xu */
-    uint32_t xu;
-    int ou;
-    if (lcan_topo_neighbor(t, me, &far) != LCAN_OK)
-        return 1;
-    if (level == 0 || port >= lcan_topo_downers(t, level)) { /* going up: the far end is the upper end */
-        lu = far.level; xu = far.node; ou = far.port;
-    } else {
-        lu = level; xu = x; ou = port;
-    }
-    if (f->link_off[lcan_topo_link_offset(t, lu) + (uint64_t)xu * (uint64_t)lcan_topo_downers(t, lu) + (uint64_t)ou])
-        return 1;
-    if (level >= 1 && f->sw_off[lcan_topo_switch_offset(t, level) + x])
-        return 1;
-    return far.level >= 1 && f->sw_off[lcan_topo_switch_offset(t, far.level) + far.node];
-}
-
 static void tree_descend(const lcan_topo *t, const lcan_faults *f, int level, uint32_t x, uint8_t *expect)
 {
     int m = lcan_topo_m(t, level), p = lcan_topo_p(t, level);
     for (int c = 0; c < m; c++) {
         lcan_end a = { level, x, c * p }, b;
-        if (port_is_off(t, f, level, x, c * p) || lcan_topo_neighbor(t, a, &b) != LCAN_OK)
+        if (lcan_faults_port_off(t, f, level, x, c * p) || lcan_topo_neighbor(t, a, &b) != LCAN_OK)
             continue;
         if (b.level == 0)
             expect[b.node] = 1;
@@ -631,14 +611,14 @@ static void tree_expect(const lcan_topo *t, const lcan_faults *f, uint32_t root,
     int h = lcan_topo_levels(t), w1 = lcan_topo_w(t, 1), p1 = lcan_topo_p(t, 1);
     for (int tr = 0; tr < w1; tr++) {
         lcan_end a = { 0, root, tr * p1 }, b;
-        if (port_is_off(t, f, 0, root, tr * p1) || lcan_topo_neighbor(t, a, &b) != LCAN_OK)
+        if (lcan_faults_port_off(t, f, 0, root, tr * p1) || lcan_topo_neighbor(t, a, &b) != LCAN_OK)
             continue;
         while (b.level < h) {
             int up0 = lcan_topo_downers(t, b.level);
             if (flood) /* flooding copies go down at every switch of the climb (spec 8.6) */
                 tree_descend(t, f, b.level, b.node, expect);
             lcan_end c = { b.level, b.node, up0 };
-            if (port_is_off(t, f, b.level, b.node, up0) || lcan_topo_neighbor(t, c, &b) != LCAN_OK)
+            if (lcan_faults_port_off(t, f, b.level, b.node, up0) || lcan_topo_neighbor(t, c, &b) != LCAN_OK)
                 break;
         }
         if (b.level == h)

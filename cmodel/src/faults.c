@@ -411,13 +411,28 @@ static lcan_status compute_rows(lcan_reach *r, const lcan_faults *f)
     return LCAN_OK;
 }
 
+/* Is local port `port` of node (level, x) off (spec 14.1)? level 0: leaf x's port; the link is named
+ * by its upper end, the far end found on the wiring. f = NULL: nothing is off. */
+int lcan_faults_port_off(const lcan_topo *t, const lcan_faults *f, int level, uint32_t x, int port)
+{
+    lcan_end me = { level, x, port }, far;
+    int lu;        /* the link, named by its upper end: downer ou of the level-lu switch xu */
+    uint32_t xu;
+    int ou;
+    if (lcan_topo_neighbor(t, me, &far) != LCAN_OK)
+        return 1;
+    if (level == 0 || port >= lcan_topo_downers(t, level)) { /* going up: the far end is the upper end */
+        lu = far.level; xu = far.node; ou = far.port;
+    } else {
+        lu = level; xu = x; ou = port;
+    }
+    return link_is_off(t, f, lu, xu, ou) || (level >= 1 && sw_is_off(t, f, level, x)) ||
+           (far.level >= 1 && sw_is_off(t, f, far.level, far.node));
+}
+
 static int port_off_calc(const lcan_reach *r, const lcan_faults *f, uint32_t q)
 {
-    const lcan_topo *t = r->t;
-    uint32_t s = q / (uint32_t)r->U0;
-    int port = (int)(q % (uint32_t)r->U0), y = port / t->p[1], k = port % t->p[1];
-    uint64_t x1 = (uint64_t)y + r->W[1] * (uint64_t)(s / (uint32_t)t->m[1]);
-    return sw_is_off(t, f, 1, x1) || link_is_off(t, f, 1, x1, (int)(s % (uint32_t)t->m[1]) * t->p[1] + k);
+    return lcan_faults_port_off(r->t, f, 0, q / (uint32_t)r->U0, (int)(q % (uint32_t)r->U0));
 }
 
 static uint64_t popcount64(uint64_t v)
