@@ -10,38 +10,6 @@
 
 #include "alloc.h"
 
-static uint64_t low_mask(int n) /* bits 0..n-1, 0 <= n <= 64 */
-{
-    return n >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << n) - 1u);
-}
-
-lcan_pset lcan_pset_range(int lo, int hi)
-{
-    lcan_pset s;
-    int k;
-    for (k = 0; k < 2; k++) {
-        int a = lo - 64 * k, b = hi - 64 * k;
-        a = a < 0 ? 0 : (a > 64 ? 64 : a);
-        b = b < 0 ? 0 : (b > 64 ? 64 : b);
-        s.w[k] = b > a ? (low_mask(b) & ~low_mask(a)) : 0;
-    }
-    return s;
-}
-
-int lcan_pset_next(const lcan_pset *s, int from)
-{
-    int k;
-    for (k = from >> 6; k < 2; k++) {
-        int base = 64 * k;
-        uint64_t v = s->w[k];
-        if (from > base)
-            v &= ~low_mask(from - base);
-        if (v)
-            return base + lcan_ctz64(v);
-    }
-    return -1;
-}
-
 void lcan_alloc(int P, int r_in, const lcan_req *req, const lcan_pset *avail, lcan_pset *grant)
 {
     lcan_pset taken;
@@ -78,3 +46,4 @@ void lcan_alloc(int P, int r_in, const lcan_req *req, const lcan_pset *avail, lc
         taken.w[1] |= grant[i].w[1];
     }
 }
+

@@ -48,17 +48,4 @@ static inline int lcan_geom_port_level(const lcan_geom *g, uint32_t gp)
     return l;
 }
 
-/* Routing decision of spec 4 for a unicast flit with packed destination dest, at a level-l switch
- * whose own digits are hi, arrived on local port i. */
-#define LCAN_CLASS_UP   (-1)
-#define LCAN_CLASS_DROP (-2)
-static inline int lcan_route_decide(const lcan_geom *g, int l, uint32_t hi, int i, uint32_t dest)
-{
-    uint32_t x;
-    if (i < g->D[l] && l < g->h && (dest & g->hi_mask[l]) != hi)
-        return LCAN_CLASS_UP;
-    x = (dest >> g->off[l]) & ((1u << g->bits[l]) - 1u);
-    return x < (uint32_t)g->m[l] ? (int)x : LCAN_CLASS_DROP;
-}
-
 #endif

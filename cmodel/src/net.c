@@ -174,10 +174,6 @@ static void do_reset(lcan_net *n, uint32_t seed)
     int l;
     uint32_t x, q, hash[3];
 
-    lcan_lfsr_seed_hashes(seed, hash);
-    for (l = 1; l <= g->h; l++)
-        for (x = 0; x < g->S[l]; x++)
-            n->lfsr[g->sw_base[l] + x] = lcan_lfsr_seed_from(hash, l, x);
     memset(n->flit_q, 0, (np + g->NP) * sizeof *n->flit_q);
     memset(n->flit_d, 0, (np + g->NP) * sizeof *n->flit_d);
     memset(n->bk_q, 0, np);
@@ -187,17 +183,17 @@ static void do_reset(lcan_net *n, uint32_t seed)
     memset(n->cnt_down, 0, sizeof n->cnt_down);
     memset(n->cnt_drop, 0, sizeof n->cnt_drop);
     rows_all_ones(n);
-    if (n->cfg.mode == LCAN_CIRCUIT) {
-        memset(n->set, 0, np);
-        memset(n->src, 0, np);
-        return;
-    }
-    memset(n->fhead, 0, np * sizeof *n->fhead);
-    memset(n->fcount, 0, np * sizeof *n->fcount);
-    memset(n->served, 0, np * sizeof *n->served);
+    /* every switch's reset (sw.c), with spec 5's LFSR value */
+    lcan_lfsr_seed_hashes(seed, hash);
     for (l = 1; l <= g->h; l++)
-        for (x = 0; x < g->S[l] * (uint32_t)g->P[l]; x++)
-            n->cr[g->port_base[l] + x] = (uint16_t)((l == 1 && (int)(x % (uint32_t)g->P[l]) < g->D[l]) ? 0 : n->cfg.depth);
+        for (x = 0; x < g->S[l]; x++) {
+            uint32_t pb = g->port_base[l] + x * (uint32_t)g->P[l];
+            lcan_sw_state st;
+            lcan_net_sw_view(n, l, x, &st);
+            lcan_sw_reset(&n->swk[l], &st, lcan_lfsr_seed_from(hash, l, x), n->flit_q + pb, n->bk_q + pb);
+        }
+    if (n->cfg.mode == LCAN_CIRCUIT)
+        return;
     for (q = 0; q < g->NP; q++)
         n->inj_cr[q] = (uint16_t)n->cfg.depth;
     if (n->fast) {
@@ -261,26 +257,27 @@ static int fast_alloc(lcan_net *n)
     for (l = 1; l <= g->h; l++) {
         lcan_fast_level *lv = &n->lv[l];
         int c;
-        lv->P = g->P[l];
-        lv->D = g->D[l];
-        lv->p = g->p[l];
-        lv->m = g->m[l];
-        lv->U = g->U[l];
-        lv->uorder = n->cfg.up_choice == LCAN_UP_UNIFORM && g->U[l] >= 3;
-        lv->top = l == g->h;
-        lv->hi_mask = g->hi_mask[l];
-        lv->dmask = (1u << g->bits[l]) - 1u;
-        lv->off = (uint32_t)g->off[l];
-        lv->in_mask = g->in_mask[l];
-        lv->up_mask = g->up_mask[l];
-        lv->dn_mask = g->dn_mask[l];
-        lv->pmask = range64(0, g->P[l]);
-        lv->up_want = range64(g->D[l], g->P[l]);
-        lv->dn_unit = range64(0, g->p[l]);
+        const lcan_sw_k *k = &n->swk[l]; /* the switch constants (sw.h), as masks */
+        lv->P = k->P;
+        lv->D = k->D;
+        lv->p = k->p;
+        lv->m = k->m;
+        lv->U = k->U;
+        lv->uorder = k->up_choice == LCAN_UP_UNIFORM && k->U >= 3;
+        lv->top = k->top;
+        lv->hi_mask = k->hi_mask;
+        lv->dmask = (1u << k->bits) - 1u;
+        lv->off = (uint32_t)k->off;
+        lv->in_mask = k->in_mask;
+        lv->up_mask = k->up_mask;
+        lv->dn_mask = k->dn_mask;
+        lv->pmask = range64(0, k->P);
+        lv->up_want = range64(k->D, k->P);
+        lv->dn_unit = range64(0, k->p);
         lv->bc_full = 0;
-        for (c = 0; c < g->m[l]; c++)
-            lv->bc_full |= (uint64_t)1 << (c * g->p[l]);
-        lv->leafdn = l == 1 ? range64(0, g->D[l]) : 0;
+        for (c = 0; c < k->m; c++)
+            lv->bc_full |= (uint64_t)1 << (c * k->p);
+        lv->leafdn = k->leaf ? range64(0, k->D) : 0;
         for (x = 0; x < g->S[l]; x++) {
             uint32_t sw = g->sw_base[l] + x;
             n->swd[sw].pb = g->port_base[l] + x * (uint32_t)g->P[l];
@@ -313,6 +310,7 @@ lcan_status lcan_net_new(const lcan_topo *t, const lcan_cfg *cfg, lcan_net **out
     lcan_net *n;
     lcan_status st;
     size_t np;
+    int l;
 
     if (out == NULL)
         return LCAN_ERR_ARG;
@@ -343,15 +341,15 @@ lcan_status lcan_net_new(const lcan_topo *t, const lcan_cfg *cfg, lcan_net **out
         return LCAN_ERR_PARAM;
     }
     n->fmask = ((uint64_t)1 << n->fw) - 1u;
-    {
-        int l;
-        n->nr = lcan_topo_reach_rows(t);
-        n->rww = (uint32_t)((lcan_topo_row_bits(t) + 63u) / 64u);
-        for (l = 1; l <= n->g.h + 1; l++) {
-            n->lk_off[l] = lcan_topo_link_offset(t, l);
-            n->row_off[l] = l <= n->g.h ? lcan_topo_row_offset(t, l) : n->nr;
-        }
+    n->nr = lcan_topo_reach_rows(t);
+    n->rww = (uint32_t)((lcan_topo_row_bits(t) + 63u) / 64u);
+    for (l = 1; l <= n->g.h + 1; l++) {
+        n->lk_off[l] = lcan_topo_link_offset(t, l);
+        n->row_off[l] = l <= n->g.h ? lcan_topo_row_offset(t, l) : n->nr;
     }
+    for (l = 1; l <= n->g.h; l++)
+        lcan_sw_k_init(&n->swk[l], l, n->g.m[l], n->g.p[l], n->g.U[l], n->g.addr_w, n->g.off[l], n->g.bits[l],
+                       &n->cfg);
     n->sh_dest = n->cfg.payload_w;
     n->sh_bcast = n->cfg.payload_w + n->g.addr_w;
     n->sh_head = n->sh_bcast + 1;
@@ -555,11 +553,16 @@ static inline void tick_state(lcan_net *n, const lcan_in *in)
     if (in->rst) {
         do_reset(n, in->seed);
     } else if (in->clear && n->cfg.mode == LCAN_CIRCUIT) {
-        memset(n->set, 0, g->n_port);
-        memset(n->src, 0, g->n_port);
-        memset(n->flit_q, 0, g->n_port * sizeof *n->flit_q);
-        memset(n->bk_q, 0, g->n_port);
+        for (l = 1; l <= g->h; l++) /* every switch's clear tick (sw.c) */
+            for (x = 0; x < g->S[l]; x++) {
+                uint32_t pb = g->port_base[l] + x * (uint32_t)g->P[l];
+                lcan_sw_state st;
+                lcan_net_sw_view(n, l, x, &st);
+                lcan_sw_clear(&n->swk[l], &st, n->flit_d + pb, n->bk_d + pb);
+            }
         leaf_tick(n, in);
+        tmp = n->flit_q; n->flit_q = n->flit_d; n->flit_d = tmp;
+        tmp = n->bk_q; n->bk_q = n->bk_d; n->bk_d = tmp;
     } else if (n->fast) {
         uint64_t *t64;
         uint32_t *t32, k;

@@ -6,18 +6,27 @@
  * buffered: a tick reads *_q (the value before the tick) and writes *_d; net.c swaps them at the end.
  * Everything else (set/src, cr, FIFOs, served, LFSR) is read and written only by its own switch.
  * Flits are stored with LCAN_VALID (bit 63) set when valid; 0 means invalid (spec 3).
+ *
+ * The network is wiring around its switches (spec 13.1): the full-scan tick runs every switch through
+ * the tick of sw.c (the switch unit's, include/lcan_switch.h), on a view of that switch's state
+ * (lcan_net_sw_view) in the per-port arrays below, its inputs gathered from the neighbours' output
+ * registers of the tick before (*_q) and its outputs written into *_d. The event-driven packet tick
+ * (fast mode) works on the same arrays.
  */
 #ifndef LCAN_NET_INTERNAL_H
 #define LCAN_NET_INTERNAL_H
+
+#include <string.h>
 
 #include "alloc.h"
 #include "geom.h"
 #include "lcan.h"
 #include "sw.h"
 
-#define LCAN_VALID ((uint64_t)1 << 63)
+#define LCAN_VALID LCAN_SW_VALID
 
-/* Fast mode: the constants of a level-l switch's tick (spec 4-6, 8.3), precomputed. */
+/* Fast mode: the constants of a level-l switch's tick (spec 4-6, 8.3) as 64-bit masks, made from
+ * swk[l] (net.c fast_alloc). */
 typedef struct {
     int P, D, p, m, top;           /* top: l == h (no uppers, nothing goes up) */
     uint32_t hi_mask, dmask, off;  /* route decision: digits above l, digit l = (dest >> off) & dmask */
@@ -111,6 +120,8 @@ struct lcan_net {
     uint32_t rww;                /* words per row: ceil(RW / 64), RW = 2^ADDR_W */
     uint64_t nr;                 /* NR (lcan_faults.h) */
     uint64_t row_off[LCAN_MAX_LEVELS + 2], lk_off[LCAN_MAX_LEVELS + 2];
+
+    lcan_sw_k swk[LCAN_MAX_LEVELS + 2]; /* per level: the switch constants (sw.h) */
 };
 
 #define LCAN_NO_SW 0xFFFFFFFFu
@@ -142,7 +153,30 @@ static inline uint64_t lcan_net_in_flit(const struct lcan_net *n, uint32_t gp)
  * NULL when the tick has no faults to apply (n->faulty = 0). */
 const lcan_sw_faults *lcan_net_sw_faults(const struct lcan_net *n, int l, uint32_t x, lcan_sw_faults *f);
 
-/* One switch's tick (not reset / not clear), reading *_q and writing *_d and local state. */
+/* The state of switch (l, x) as a view into the network's arrays (sw.h); its counters are the
+ * level's sums (spec 9). */
+static inline void lcan_net_sw_view(struct lcan_net *n, int l, uint32_t x, lcan_sw_state *st)
+{
+    uint32_t pb = n->g.port_base[l] + x * (uint32_t)n->g.P[l];
+    memset(st, 0, sizeof *st);
+    st->lfsr = &n->lfsr[n->g.sw_base[l] + x];
+    if (n->cfg.mode == LCAN_CIRCUIT) {
+        st->set = n->set + pb;
+        st->src = n->src + pb;
+    } else {
+        st->cr = n->cr + pb;
+        st->fifo = n->fifo + (size_t)pb * (size_t)n->cfg.depth;
+        st->fhead = n->fhead + pb;
+        st->fcount = n->fcount + pb;
+        st->served = n->served + pb;
+    }
+    st->cnt_up = &n->cnt_up[l];
+    st->cnt_down = &n->cnt_down[l];
+    st->cnt_drop = &n->cnt_drop[l];
+}
+
+/* One switch's tick (not reset / not clear) through sw.c, reading *_q and writing *_d and its
+ * state. */
 void lcan_net_circuit_switch(struct lcan_net *n, int l, uint32_t x, const uint8_t *ej_ack);
 void lcan_net_packet_switch(struct lcan_net *n, int l, uint32_t x);
 /* The same tick on the fast path (only called for active switches, P <= 64); _faulty on ticks

@@ -1,5 +1,7 @@
 /*
- * net_packet.c - one packet-mode switch tick (spec 8.3 steps 2-6).
+ * net_packet.c - packet-mode switches in the network (spec 8.3 steps 2-6): the wiring of the
+ * full-scan tick around the switch unit's tick (sw.c), and the event-driven tick of the fast path,
+ * which does the same on 64-bit port masks.
  *
  * Candidate per input = FIFO head, else the arriving flit (bypass). Unicasts make ONE requests of
  * their class (spec 4); a tree broadcast climbs through upper 0 (ONE) and descends on parallel link 0
@@ -9,13 +11,39 @@
  * never available and want sets are masked; a ONE request left with nothing to want (also an
  * impossible digit, spec 4) is discarded and counted in cnt_drop, an ALL request with nothing left
  * to copy is consumed without a count. The event-driven path has a copy for ticks with faults and
- * one without (n->faulty), so a network without faults runs the code it ran before.
+ * one without (n->faulty), so a network without faults runs the code it ran before. It shares with
+ * the unit the LFSR offsets and up order (lfsr.h), the reach rows (sw.h: lcan_sw_reach) and the
+ * off ports (lcan_net_sw_faults); tests/test_traffic_fast.c and test_net_packet.c keep the two
+ * ticks equal output by output.
  */
 #include "lfsr.h"
 #include "net_internal.h"
 #include "sw.h"
 
-/* (FIFO indices wrap by arithmetic, not by a branch or a division: see the fast path below) */
+/* The wiring of one switch in the full-scan tick: its inputs are the flit registers of its
+ * neighbours (the injection registers at the leaves) and the credit-out registers behind its
+ * outputs (none at the leaves), all before the tick; the tick itself is the switch unit's (sw.c). */
+void lcan_net_packet_switch(struct lcan_net *n, int l, uint32_t x)
+{
+    const lcan_geom *g = &n->g;
+    int P = g->P[l], i;
+    uint32_t pb = g->port_base[l] + x * (uint32_t)P;
+    uint64_t rx[LCAN_MAX_PORTS];
+    uint8_t cr_in[LCAN_MAX_PORTS];
+    lcan_sw_state st;
+    lcan_sw_faults flt;
+
+    for (i = 0; i < P; i++) {
+        uint32_t pr = g->peer[pb + (uint32_t)i];
+        rx[i] = lcan_net_in_flit(n, pb + (uint32_t)i);
+        cr_in[i] = (uint8_t)((pr & LCAN_PEER_LEAF) ? 0 : n->bk_q[pr]);
+    }
+    lcan_net_sw_view(n, l, x, &st);
+    lcan_sw_packet_tick(&n->swk[l], g->hi[g->sw_base[l] + x], &st, rx, cr_in,
+                        n->faulty ? lcan_net_sw_faults(n, l, x, &flt) : NULL, n->flit_d + pb, n->bk_d + pb);
+}
+
+/* FIFO operations of the fast path (indices wrap by arithmetic, not by a branch or a division). */
 static inline void fifo_push(struct lcan_net *n, uint32_t gp, uint64_t f)
 {
     uint32_t D = (uint32_t)n->cfg.depth, tail = (uint32_t)n->fhead[gp] + n->fcount[gp];
@@ -32,145 +60,9 @@ static inline void fifo_pop(struct lcan_net *n, uint32_t gp)
     n->fcount[gp]--;
 }
 
-/* Build the request of candidate f on input i. full: the broadcast's whole want set (spec 8.3
- * step 3): a tree broadcast (head = 0) climbs through upper 0 (ONE) or descends to parallel link 0
- * of every child (ALL); a flooding broadcast (head = 1, spec 8.6) goes everywhere on its tree but
- * back (ALL). flt (NULL = none): want and full masked as spec 14.3 says.
- * Returns 1 for a request; 0 when the candidate is discarded and counted in cnt_drop instead (a
- * ONE request whose want set is empty: a unicast whose digit is invalid, spec 4, or an unroutable
- * ONE request, spec 14.3); 2 when it is consumed without a request and not counted (an ALL request
- * with nothing left to copy, spec 14.3). */
-static int make_req(const struct lcan_net *n, int l, uint32_t hi, int i, uint64_t f, uint32_t gp,
-                    const lcan_offsets *off, const lcan_sw_faults *flt, lcan_req *r, lcan_pset *full)
-{
-    const lcan_geom *g = &n->g;
-    int c, D = g->D[l];
-    if (!((f >> n->sh_bcast) & 1u)) {
-        uint32_t dest = lcan_net_dest(n, f);
-        int cls = lcan_route_decide(g, l, hi, i, dest);
-        if (cls == LCAN_CLASS_DROP)
-            return 0;
-        lcan_sw_unicast_req(g, l, cls, off, r);
-        lcan_sw_mask_want(g, l, flt, cls == LCAN_CLASS_UP, dest, &r->want);
-        return !lcan_pset_empty(&r->want);
-    }
-    r->valid = 1;
-    r->order = NULL;
-    r->n_order = 0;
-    lcan_pset_clear(full);
-    if ((f >> n->sh_head) & 1u) { /* flooding */
-        int from = i < D ? i / g->p[l] : -1;
-        r->kind = LCAN_REQ_ALL;
-        r->start = 0;
-        for (c = 0; c < g->m[l]; c++)
-            if (c != from)
-                lcan_pset_add(full, c * g->p[l]);
-        if (from >= 0 && l < g->h)
-            lcan_pset_add(full, D);
-    } else if (i < D && l < g->h) {
-        r->kind = LCAN_REQ_ONE;
-        lcan_pset_add(full, D);
-        r->start = D;
-        lcan_sw_mask_want(g, l, flt, 0, 0, full);
-        r->want = *full;
-        return !lcan_pset_empty(&r->want);
-    } else {
-        r->kind = LCAN_REQ_ALL;
-        r->start = 0;
-        for (c = 0; c < g->m[l]; c++)
-            lcan_pset_add(full, c * g->p[l]);
-    }
-    lcan_sw_mask_want(g, l, flt, 0, 0, full);
-    r->want.w[0] = full->w[0] & ~n->served[gp].w[0];
-    r->want.w[1] = full->w[1] & ~n->served[gp].w[1];
-    return lcan_pset_empty(&r->want) ? 2 : 1;
-}
-
-void lcan_net_packet_switch(struct lcan_net *n, int l, uint32_t x)
-{
-    const lcan_geom *g = &n->g;
-    int P = g->P[l], D = g->D[l], i, o, nreq = 0;
-    uint32_t pb = g->port_base[l] + x * (uint32_t)P, sw = g->sw_base[l] + x;
-    uint64_t arr[LCAN_MAX_PORTS], cand[LCAN_MAX_PORTS];
-    int from_fifo[LCAN_MAX_PORTS], consumed[LCAN_MAX_PORTS];
-    lcan_req req[LCAN_MAX_PORTS];
-    lcan_pset full[LCAN_MAX_PORTS], grant[LCAN_MAX_PORTS], avail;
-    uint8_t order[LCAN_MAX_PORTS];
-    lcan_offsets off = lcan_sw_offsets_uc(g, l, n->lfsr[sw], n->cfg.up_choice, order);
-    lcan_sw_faults fbuf;
-    const lcan_sw_faults *flt = n->faulty ? lcan_net_sw_faults(n, l, x, &fbuf) : NULL;
-
-    lcan_pset_clear(&avail);
-    for (o = 0; o < P; o++) {
-        n->flit_d[pb + (uint32_t)o] = 0;
-        if (((l == 1 && o < D) || n->cr[pb + (uint32_t)o] > 0) && (flt == NULL || !lcan_pset_has(&flt->off, o)))
-            lcan_pset_add(&avail, o);
-    }
-    for (i = 0; i < P; i++) {
-        uint32_t gp = pb + (uint32_t)i;
-        int rq;
-        arr[i] = lcan_net_in_flit(n, gp);
-        from_fifo[i] = n->fcount[gp] > 0;
-        cand[i] = from_fifo[i] ? n->fifo[(size_t)gp * (uint32_t)n->cfg.depth + n->fhead[gp]] : arr[i];
-        req[i].valid = 0;
-        consumed[i] = 0;
-        if (!(cand[i] & LCAN_VALID))
-            continue;
-        rq = make_req(n, l, g->hi[sw], i, cand[i], gp, &off, flt, &req[i], &full[i]);
-        if (rq == 1) {
-            nreq++;
-        } else { /* discarded (counted when a ONE request had nothing to want) */
-            req[i].valid = 0;
-            consumed[i] = 1;
-            n->cnt_drop[l] += (uint32_t)(rq == 0);
-        }
-    }
-    if (nreq > 0)
-        lcan_alloc(P, off.r_in, req, &avail, grant);
-    for (i = 0; i < P; i++) {
-        uint32_t gp = pb + (uint32_t)i;
-        if (req[i].valid) {
-            lcan_pset done;
-            for (o = lcan_pset_next(&grant[i], 0); o >= 0; o = lcan_pset_next(&grant[i], o + 1)) {
-                n->flit_d[pb + (uint32_t)o] = cand[i];
-                if (!(l == 1 && o < D))
-                    n->cr[pb + (uint32_t)o]--;
-                if (o >= D)
-                    n->cnt_up[l]++;
-                else
-                    n->cnt_down[l]++;
-            }
-            done.w[0] = n->served[gp].w[0] | grant[i].w[0];
-            done.w[1] = n->served[gp].w[1] | grant[i].w[1];
-            if (((cand[i] >> n->sh_bcast) & 1u) && req[i].kind == LCAN_REQ_ALL)
-                consumed[i] = (full[i].w[0] & ~done.w[0]) == 0 && (full[i].w[1] & ~done.w[1]) == 0;
-            else
-                consumed[i] = !lcan_pset_empty(&grant[i]);
-            if (!consumed[i])
-                n->served[gp] = done;
-        }
-        if (consumed[i]) {
-            lcan_pset_clear(&n->served[gp]);
-            if (from_fifo[i])
-                fifo_pop(n, gp);
-        }
-        n->bk_d[gp] = (uint8_t)consumed[i];
-        /* the arriving flit is stored unless it was the candidate and got consumed */
-        if ((arr[i] & LCAN_VALID) && (from_fifo[i] || !consumed[i]))
-            fifo_push(n, gp, arr[i]);
-    }
-    for (o = 0; o < P; o++) {
-        uint32_t gp = pb + (uint32_t)o, pr = g->peer[gp];
-        if (!(pr & LCAN_PEER_LEAF))
-            n->cr[gp] = (uint16_t)(n->cr[gp] + n->bk_q[pr]);
-    }
-    if (nreq > 0)
-        n->lfsr[sw] = lcan_lfsr_step(n->lfsr[sw]);
-}
-
 /* ------------------------------------------------------------------ fast path (P <= 64)
  *
- * The same steps as lcan_net_packet_switch, on 64-bit port masks and the per-level constants of
+ * The same steps as lcan_sw_packet_tick (sw.c), on 64-bit port masks and the per-level constants of
  * net_internal.h, for a switch that has something to do (arriving flits or a non-empty FIFO).
  * Arriving credits only add to cr after the allocation (step 6), so net.c adds them after every
  * switch has run, without a visit. Only the flit registers that carry a flit are written.
@@ -251,10 +143,10 @@ static inline void switch_general_t(struct lcan_net *n, uint32_t sw, uint64_t ar
     const lcan_fast_level *lv = &n->lv[sd->l];
     int D = lv->D, P = lv->P, p = lv->p, up_in_ok = !lv->top;
     uint32_t pb = sd->pb, s = n->lfsr[sw], nup = 0, ndn = 0, depth = (uint32_t)n->cfg.depth;
-    uint64_t avail = n->avail_m[sw], cands = arr | fm, m, rot;
+    uint64_t avail = n->avail_m[sw], cands = arr | fm, m;
     uint64_t cand[64], want[64], grant[64];
     int start[64];
-    uint64_t reqm = 0, allm = 0, dropm = 0, taken = 0, gotm = 0, consm, fm_new, ordm = 0;
+    uint64_t reqm = 0, allm = 0, dropm = 0, gotm, consm, fm_new, ordm = 0;
     uint64_t offm = 0, bdropm = 0; /* faults: off ports; ALL requests left with nothing to copy */
     uint32_t ndrop = 0;
     lcan_sw_faults fb;
@@ -294,8 +186,8 @@ static inline void switch_general_t(struct lcan_net *n, uint32_t sw, uint64_t ar
             }
             start[i] = (int)(((uint32_t)(D + r_up) & (uint32_t)upm) | ((uint32_t)((int)xd * p + r_dn) & ~(uint32_t)upm));
             if (up && lv->uorder) {
-                if (!have_ord) {
-                    lcan_lfsr_up_perm(s, lv->U, ord);
+                if (!have_ord) { /* the local ports D + sigma[k] (sw.h) */
+                    lcan_sw_up_order(&n->swk[sd->l], s, ord);
                     have_ord = 1;
                 }
                 ordm |= bit64(i);
@@ -330,31 +222,8 @@ static inline void switch_general_t(struct lcan_net *n, uint32_t sw, uint64_t ar
         }
         reqm |= bit64(i);
     }
-    /* spec 6: inputs in the order r_in, .., P-1, 0, .., r_in-1 = the bits of reqm rotated right by
-     * r_in (0 <= r_in < P <= 64) */
-    rot = ((reqm >> r_in) | ((reqm << 1) << (P - 1 - r_in))) & lv->pmask;
-    for (; rot; rot &= rot - 1u) {
-        int i = lcan_ctz64(rot) + r_in;
-        uint64_t fr, hi, first, one, gr;
-        i -= P & (int)all_if(i >= P);
-        fr = want[i] & avail & ~taken;
-        hi = fr & ~(bit64(start[i]) - 1u);
-        first = (hi & all_if(hi != 0)) | (fr & ~all_if(hi != 0)); /* cyclic scan from start */
-        one = first & (0u - first);
-        gr = (fr & all_if((allm >> i) & 1u)) | (one & ~all_if((allm >> i) & 1u));
-        if ((ordm >> i) & 1u) { /* class UP, UP_CHOICE = uniform: the first free D + sigma[k] */
-            int k;
-            gr = 0;
-            for (k = 0; k < lv->U && fr; k++)
-                if ((fr >> (D + ord[k])) & 1u) {
-                    gr = bit64(D + ord[k]);
-                    break;
-                }
-        }
-        grant[i] = gr;
-        taken |= gr;
-        gotm |= (uint64_t)(gr != 0) << i;
-    }
+    /* spec 6: the allocator on masks (alloc.h), as the circuit header step runs it */
+    gotm = lcan_alloc64(P, r_in, reqm, allm, ordm, want, start, ord, lv->U, avail, grant);
     /* step 4: every granted output takes its input's candidate */
     for (m = gotm; m; m &= m - 1u) {
         int i = lcan_ctz64(m);

@@ -4,37 +4,40 @@
  * has a header request (spec 5), acks always return over a complete circuit within the pass
  * (4h - 1 < T_pass), and data never makes requests. So each pass is simulated as waves of headers:
  * the headers injected on pass tick 1 reach level-1 switches on tick 2, and every tick only the
- * switches holding a header are visited. The header step is written here a second time, for ONE
- * requests only (the tick-level model uses the general allocator of alloc.c); the tests require
- * the two to agree. A header granted a level-1 downer has reached its destination and
- * satisfies its source. ticks = 1 + passes * T_pass; data_errors = 0 (data is not simulated).
+ * switches holding a header are visited. The header step is the switch unit's
+ * (sw.c: lcan_sw_circuit_headers, the allocator of alloc.c), as in the tick-level model; the tests
+ * require the two routers to agree. A header granted a level-1 downer has reached its destination
+ * and satisfies its source. ticks = 1 + passes * T_pass; data_errors = 0 (data is not simulated).
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "geom.h"
 #include "route.h"
 #include "sw.h"
 
 /* State is kept in one record per switch so that a visit touches one or two cache lines:
  * [0] LFSR, [1] hi (the switch's digits a_{l+1..h}, packed like an address), then per local port j
- * three words at 2 + 3j: LINK (the far end: LCAN_PEER_LEAF | q for level-1 downers, else
- * far index << 7 | far local port; bit 30 = set_j), SRC (source of the header waiting on input j,
- * or NONE) and DEST (its packed destination). The switches holding headers for the next tick are a
- * bitmap over global switch ids, visited in ascending order; switches of one tick do not interact,
- * so the order does not change the result. */
-#define NONE UINT32_MAX
-#define SETBIT 0x40000000u
-#define REC_W(P) (2u + 3u * (uint32_t)(P))
+ * LINK at 2 + j (the far end: LCAN_PEER_LEAF | q for level-1 downers, else far index << 7 | far
+ * local port), SRC at 2 + P + j (source of the header waiting on input j) and DEST at 2 + 2P + j
+ * (its packed destination), then 2P bytes: set[j] (output j holds a circuit of the pass) and hv[j]
+ * (a header waits on input j) - the arrays the header step of sw.c reads, in place. The switches
+ * holding headers for the next tick are a bitmap over global switch ids, visited in ascending
+ * order; switches of one tick do not interact (a header climbing on tick t is at level t, one
+ * descending at level 2L - t: neighbours never both hold one), so the order does not change the
+ * result. */
+#define REC_W(P) (2u + 3u * (uint32_t)(P) + (2u * (uint32_t)(P) + 3u) / 4u)
 
 typedef struct {
     lcan_geom g;                        /* constants only; its arrays are freed after the build */
-    uint32_t *rec, *inj, *pdest, *setlist;
+    uint32_t *rec, *inj, *pdest;
+    size_t *setlist;                    /* byte offsets in rec of the set flags of the pass */
     size_t rbase[LCAN_MAX_LEVELS + 2];
     uint64_t *cur, *nxt;
     uint8_t *sat;
     uint32_t nwords, nnxt, nset;
     uint64_t down[LCAN_MAX_LEVELS + 1];
-    int up_choice;                      /* lcan_up_choice */
+    lcan_sw_k k[LCAN_MAX_LEVELS + 2];   /* per level: the switch constants (sw.h) */
 } fast;
 
 static void fast_free(fast *f)
@@ -44,7 +47,7 @@ static void fast_free(fast *f)
     free(f->cur); free(f->nxt); free(f->sat);
 }
 
-/* Far end of local port j of a level-l switch (global port gp) as a LINK word (without SETBIT). */
+/* Far end of local port j of a level-l switch (global port gp) as a LINK word. */
 static uint32_t link_of(const lcan_geom *g, int l, int j, uint32_t gp)
 {
     uint32_t pr = g->peer[gp], rel;
@@ -55,16 +58,22 @@ static uint32_t link_of(const lcan_geom *g, int l, int j, uint32_t gp)
     return (rel / (uint32_t)g->P[l2]) << 7 | rel % (uint32_t)g->P[l2];
 }
 
-static lcan_status fast_init(fast *f, const lcan_topo *t, const uint32_t *perm, uint32_t seed)
+static lcan_status fast_init(fast *f, const lcan_topo *t, const uint32_t *perm, uint32_t seed, int up_choice)
 {
     lcan_status st;
     uint32_t x, s, q, hash[3];
     size_t nrec = 0;
     int l, j;
+    lcan_cfg cfg;
     memset(f, 0, sizeof *f);
     st = lcan_geom_init(&f->g, t);
     if (st != LCAN_OK)
         return st;
+    lcan_cfg_default(&cfg);
+    cfg.payload_w = 1; /* (flits are not simulated: only the destination field is used) */
+    cfg.up_choice = (lcan_up_choice)up_choice;
+    for (l = 1; l <= f->g.h; l++)
+        lcan_sw_k_init(&f->k[l], l, f->g.m[l], f->g.p[l], f->g.U[l], f->g.addr_w, f->g.off[l], f->g.bits[l], &cfg);
     for (l = 1; l <= f->g.h; l++) {
         f->rbase[l] = nrec;
         nrec += (size_t)f->g.S[l] * REC_W(f->g.P[l]);
@@ -90,11 +99,13 @@ static lcan_status fast_init(fast *f, const lcan_topo *t, const uint32_t *perm, 
             uint32_t pb = f->g.port_base[l] + x * (uint32_t)f->g.P[l];
             r[0] = lcan_lfsr_seed_from(hash, l, x);
             r[1] = f->g.hi[f->g.sw_base[l] + x];
-            for (j = 0; j < f->g.P[l]; j++) {
-                r[2 + 3 * j] = link_of(&f->g, l, j, pb + (uint32_t)j);
-                r[3 + 3 * j] = NONE;
-                r[4 + 3 * j] = 0;
+            int P = f->g.P[l];
+            for (j = 0; j < P; j++) {
+                r[2 + j] = link_of(&f->g, l, j, pb + (uint32_t)j);
+                r[2 + P + j] = 0;
+                r[2 + 2 * P + j] = 0;
             }
+            memset(r + 2 + 3 * P, 0, 2u * (size_t)P); /* set, hv */
         }
     for (q = 0; q < f->g.NP; q++) { /* level-1 index << 7 | downer facing network port q */
         uint32_t rel = f->g.leaf_gp[q] - f->g.port_base[1];
@@ -107,79 +118,46 @@ static lcan_status fast_init(fast *f, const lcan_topo *t, const uint32_t *perm, 
 /* A header from source s arrives at the level-l switch on far (index << 7 | local port). */
 static void arrive(fast *f, int l, uint32_t far, uint32_t s)
 {
-    uint32_t x = far >> 7, sw = f->g.sw_base[l] + x;
-    uint32_t *pt = &f->rec[f->rbase[l] + (size_t)x * REC_W(f->g.P[l]) + 2u + 3u * (far & 127u)];
+    uint32_t x = far >> 7, sw = f->g.sw_base[l] + x, P = (uint32_t)f->g.P[l], j = far & 127u;
+    uint32_t *r = &f->rec[f->rbase[l] + (size_t)x * REC_W(P)];
     uint64_t bit = (uint64_t)1 << (sw & 63u);
-    pt[1] = s;
-    pt[2] = f->pdest[s];
+    r[2 + P + j] = s;
+    r[2 + 2 * P + j] = f->pdest[s];
+    ((uint8_t *)(r + 2 + 3 * P))[P + j] = 1;
     if (!(f->nxt[sw >> 6] & bit)) {
         f->nxt[sw >> 6] |= bit;
         f->nnxt++;
     }
 }
 
-/* One switch's tick (spec 7.2 step 3), the allocator of spec 6 written for ONE requests only:
- * requesters in rotated order r_in, r_in+1, ..; each takes the first output of its class that is
- * not set (set covers the circuits of the pass and the grants made earlier in this tick), scanning
- * the class cyclically from its offset (class UP under UP_CHOICE = uniform: in the order D + sigma[j]
- * of spec 5-6, from the shared lcan_sw_up_order). The LFSR steps once: a switch is visited only when it
- * holds a header. Returns the number of sources satisfied. */
+/* One switch's tick (spec 7.2 step 3): the header step of sw.c on the headers waiting at its
+ * inputs, with set = the circuits of the pass and the grants made earlier. A switch is visited only
+ * when it holds a header, so its LFSR steps. Returns the number of sources satisfied. */
 static uint32_t visit(fast *f, int l, uint32_t x)
 {
-    const lcan_geom *g = &f->g;
-    int P = g->P[l], D = g->D[l], k, uorder = f->up_choice == LCAN_UP_UNIFORM && g->U[l] >= 3, have_ord = 0;
-    uint32_t *r = &f->rec[f->rbase[l] + (size_t)x * REC_W(P)], *port = r + 2, nsat = 0, s0 = r[0];
-    lcan_offsets off = lcan_sw_offsets(g, l, s0);
-    uint8_t ord[LCAN_MAX_PORTS]; /* class UP's scan D + sigma[j] (uniform, U >= 3), made once */
+    const lcan_sw_k *k = &f->k[l];
+    int P = k->P, D = k->D, i;
+    uint32_t *r = &f->rec[f->rbase[l] + (size_t)x * REC_W(P)], *link = r + 2, *src = r + 2 + P, nsat = 0;
+    uint8_t *set = (uint8_t *)(r + 2 + 3 * P), *hv = set + P;
+    int out[LCAN_MAX_PORTS];
 
-    r[0] = lcan_lfsr_step(r[0]);
-    for (k = 0; k < P; k++) {
-        int i = off.r_in + k < P ? off.r_in + k : off.r_in + k - P;
-        int cls, base, n, rot, j, o = -1;
-        uint32_t s = port[3 * i + 1], link;
-        if (s == NONE)
-            continue;
-        port[3 * i + 1] = NONE;
-        cls = lcan_route_decide(g, l, r[1], i, port[3 * i + 2]);
-        if (cls == LCAN_CLASS_DROP)
-            continue;
-        if (cls == LCAN_CLASS_UP) {
-            base = D; n = g->U[l]; rot = off.r_up;
-        } else {
-            base = cls * g->p[l]; n = g->p[l]; rot = off.r_dn;
-        }
-        if (cls == LCAN_CLASS_UP && uorder) {
-            if (!have_ord) {
-                lcan_sw_up_order(g, l, s0, ord);
-                have_ord = 1;
-            }
-            for (j = 0; j < n; j++)
-                if (!(port[3 * ord[j]] & SETBIT)) {
-                    o = ord[j];
-                    break;
-                }
-        } else
-            for (j = 0; j < n; j++) {
-                int c = base + (rot + j < n ? rot + j : rot + j - n);
-                if (!(port[3 * c] & SETBIT)) {
-                    o = c;
-                    break;
-                }
-            }
+    lcan_sw_circuit_headers(k, r[1], &r[0], hv, r + 2 + 2 * P, set, NULL, out);
+    for (i = 0; i < P; i++) {
+        int o = out[i];
+        hv[i] = 0;
         if (o < 0)
-            continue; /* dropped */
-        port[3 * o] |= SETBIT;
-        f->setlist[f->nset++] = (uint32_t)(&port[3 * o] - f->rec);
-        link = port[3 * o] & ~SETBIT;
+            continue; /* no header, or dropped */
+        set[o] = 1;
+        f->setlist[f->nset++] = (size_t)(&set[o] - (uint8_t *)f->rec);
         if (o >= D) {
-            arrive(f, l + 1, link, s);
+            arrive(f, l + 1, link[o], src[i]);
         } else {
             f->down[l]++;
             if (l == 1) {
-                f->sat[s] = 1;
+                f->sat[src[i]] = 1;
                 nsat++;
             } else {
-                arrive(f, l - 1, link, s);
+                arrive(f, l - 1, link[o], src[i]);
             }
         }
     }
@@ -194,7 +172,7 @@ static uint32_t fast_pass(fast *f, int k)
     uint64_t *tmp;
 
     for (w = 0; w < f->nset; w++) /* clear: release the previous pass's circuits */
-        f->rec[f->setlist[w]] &= ~SETBIT;
+        ((uint8_t *)f->rec)[f->setlist[w]] = 0;
     f->nset = 0;
     f->nnxt = 0;
     for (s = 0; s < g->N; s++)
@@ -237,8 +215,7 @@ lcan_status lcan_route_fast_trace(const lcan_topo *t, const uint32_t *perm, uint
     if (t == NULL || perm == NULL || res == NULL || max_passes < 1 ||
         (up_choice != LCAN_UP_ROTATE && up_choice != LCAN_UP_UNIFORM))
         return LCAN_ERR_ARG;
-    st = fast_init(&f, t, perm, net_seed);
-    f.up_choice = up_choice;
+    st = fast_init(&f, t, perm, net_seed, (int)up_choice);
     if (st != LCAN_OK) {
         fast_free(&f);
         return st;

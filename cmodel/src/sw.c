@@ -1,69 +1,308 @@
 /*
- * sw.c - shared parts of one switch's tick (see sw.h).
+ * sw.c - one switch's tick (see sw.h): the one implementation of spec 7.2 and 8.3 that the switch
+ * unit (switch.c) and the network's full-scan tick (net.c) both run.
  */
+#include <string.h>
+
+#include "geom.h"
 #include "lfsr.h"
 #include "sw.h"
 
-void lcan_sw_unicast_req(const lcan_geom *g, int l, int cls, const lcan_offsets *off, lcan_req *r)
+void lcan_sw_k_init(lcan_sw_k *k, int level, int m, int p_dn, int u, int addr_w, int dig_off, int dig_w,
+                    const lcan_cfg *cfg)
 {
-    r->valid = 1;
-    r->kind = LCAN_REQ_ONE;
-    r->order = NULL;
-    r->n_order = 0;
-    if (cls == LCAN_CLASS_UP) {
-        r->want = lcan_pset_range(g->D[l], g->P[l]);
-        r->start = g->D[l] + off->r_up;
-        r->order = off->up_order;
-        r->n_order = g->U[l];
-    } else if (cls >= 0) {
-        r->want = lcan_pset_range(cls * g->p[l], (cls + 1) * g->p[l]);
-        r->start = cls * g->p[l] + off->r_dn;
-    } else {
-        lcan_pset_clear(&r->want);
-        r->start = 0;
-    }
+    int hi_lo = dig_off + dig_w;
+    memset(k, 0, sizeof *k);
+    k->m = m;
+    k->p = p_dn;
+    k->D = m * p_dn;
+    k->U = u;
+    k->P = k->D + u;
+    k->top = u == 0;
+    k->leaf = level == 1;
+    k->mode = cfg->mode;
+    k->depth = cfg->depth;
+    k->up_choice = cfg->up_choice;
+    k->off = dig_off;
+    k->bits = dig_w;
+    k->amask = (uint32_t)(((uint64_t)1 << addr_w) - 1u);
+    k->hi_mask = k->amask & ~(uint32_t)(((uint64_t)1 << hi_lo) - 1u);
+    k->in_mask = (uint32_t)(((uint64_t)1 << lcan_geom_clog2((uint32_t)k->P)) - 1u);
+    k->up_mask = (uint32_t)(((uint64_t)1 << lcan_geom_clog2((uint32_t)k->U)) - 1u);
+    k->dn_mask = (uint32_t)(((uint64_t)1 << lcan_geom_clog2((uint32_t)k->p)) - 1u);
+    k->sh_dest = cfg->payload_w;
+    k->sh_bcast = cfg->payload_w + addr_w;
+    k->sh_head = k->sh_bcast + 1;
+    k->fmask = ((uint64_t)1 << (2 + addr_w + cfg->payload_w)) - 1u;
 }
 
-int lcan_sw_circuit_headers(const lcan_geom *g, int l, uint32_t x, int up_choice, uint32_t *lfsr,
-                            const uint8_t *hv, const uint32_t *hdest, const uint8_t *set,
-                            const lcan_sw_faults *flt, int *out)
+int lcan_sw_circuit_headers_any(const lcan_sw_k *k, uint32_t label, uint32_t *lfsr, const uint8_t *hv,
+                                const uint32_t *hdest, const uint8_t *set, const lcan_sw_faults *flt, int *out)
 {
     uint8_t order[LCAN_MAX_PORTS];
     lcan_req req[LCAN_MAX_PORTS];
     lcan_pset grant[LCAN_MAX_PORTS], avail;
     lcan_offsets off;
-    uint32_t hi = g->hi[g->sw_base[l] + x];
-    int P = g->P[l], i, n = 0;
+    int cls[LCAN_MAX_PORTS];
+    int P = k->P, i, n = 0, any_up = 0;
 
-    for (i = 0; i < P; i++)
-        if (hv[i])
+    for (i = 0; i < P; i++) {
+        out[i] = -1;
+        req[i].valid = 0;
+        if (hv[i]) {
+            cls[i] = lcan_sw_route(k, label, i, hdest[i]);
+            any_up |= cls[i] == LCAN_CLASS_UP;
             n++;
-    if (n == 0) {
-        for (i = 0; i < P; i++)
-            out[i] = -1;
-        return 0;
+        }
     }
-    off = lcan_sw_offsets_uc(g, l, *lfsr, up_choice, order);
+    if (n == 0)
+        return 0;
+    off = lcan_sw_offsets(k, *lfsr);
+    if (any_up && k->up_choice == LCAN_UP_UNIFORM && k->U >= 3) /* sigma only when some header climbs */
+        off.up_order = lcan_sw_up_order(k, *lfsr, order);
     lcan_pset_clear(&avail);
     for (i = 0; i < P; i++) {
         if (!set[i])
             lcan_pset_add(&avail, i);
-        if (hv[i])
-            lcan_sw_unicast_req(g, l, lcan_route_decide(g, l, hi, i, hdest[i]), &off, &req[i]);
-        else
-            req[i].valid = 0;
+        if (hv[i]) {
+            lcan_sw_unicast_req(k, cls[i], &off, &req[i]);
+            lcan_sw_mask_want(k, flt, cls[i] == LCAN_CLASS_UP, hdest[i], &req[i].want); /* spec 14.3 */
+        }
     }
-    if (flt != NULL) { /* faults (spec 14.3): off outputs not available, want sets masked */
+    if (flt != NULL) { /* spec 14.3: off outputs are not available */
         avail.w[0] &= ~flt->off.w[0];
         avail.w[1] &= ~flt->off.w[1];
-        for (i = 0; i < P; i++)
-            if (hv[i])
-                lcan_sw_mask_want(g, l, flt, lcan_route_decide(g, l, hi, i, hdest[i]) == LCAN_CLASS_UP, hdest[i],
-                                  &req[i].want);
     }
     lcan_alloc(P, off.r_in, req, &avail, grant);
     for (i = 0; i < P; i++)
-        out[i] = hv[i] ? lcan_pset_next(&grant[i], 0) : -1;
+        if (hv[i])
+            out[i] = lcan_pset_next(&grant[i], 0);
     *lfsr = lcan_lfsr_step(*lfsr);
     return n;
+}
+
+void lcan_sw_reset(const lcan_sw_k *k, const lcan_sw_state *st, uint32_t lfsr0, uint64_t *tx, uint8_t *ret)
+{
+    int P = k->P, o;
+    *st->lfsr = lfsr0;
+    *st->cnt_up = *st->cnt_down = *st->cnt_drop = 0;
+    memset(tx, 0, (size_t)P * sizeof *tx);
+    memset(ret, 0, (size_t)P);
+    if (k->mode == LCAN_CIRCUIT) {
+        memset(st->set, 0, (size_t)P);
+        memset(st->src, 0, (size_t)P);
+        return;
+    }
+    memset(st->fhead, 0, (size_t)P * sizeof *st->fhead);
+    memset(st->fcount, 0, (size_t)P * sizeof *st->fcount);
+    memset(st->served, 0, (size_t)P * sizeof *st->served);
+    for (o = 0; o < P; o++)
+        st->cr[o] = (uint16_t)((k->leaf && o < k->D) ? 0 : k->depth);
+}
+
+void lcan_sw_clear(const lcan_sw_k *k, const lcan_sw_state *st, uint64_t *tx, uint8_t *ret)
+{
+    memset(st->set, 0, (size_t)k->P);
+    memset(st->src, 0, (size_t)k->P);
+    memset(tx, 0, (size_t)k->P * sizeof *tx);
+    memset(ret, 0, (size_t)k->P);
+}
+
+/* ------------------------------------------------------------------ circuit mode (spec 7.2 step 3)
+ * From the registers before the tick: acks travel back from each set output o to the ack-out
+ * register of src_o; data flits follow set circuits; headers request outputs that are not set
+ * (allocator, spec 6) and set them, or are dropped. Faults (spec 14.3): off outputs are not
+ * available, want sets are masked; circuits already set keep carrying data and acks. */
+void lcan_sw_circuit_tick(const lcan_sw_k *k, uint32_t label, const lcan_sw_state *st, const uint64_t *rx,
+                          const uint8_t *tx_ret, const lcan_sw_faults *flt, uint64_t *tx, uint8_t *ret)
+{
+    int P = k->P, i, o, nh = 0;
+    uint8_t hv[LCAN_MAX_PORTS];
+    uint32_t hdest[LCAN_MAX_PORTS];
+    int out[LCAN_MAX_PORTS];
+
+    for (i = 0; i < P; i++) {
+        uint64_t f = rx[i];
+        hv[i] = (uint8_t)((f & LCAN_SW_VALID) && ((f >> k->sh_head) & 1u));
+        hdest[i] = (uint32_t)(f >> k->sh_dest) & k->amask;
+        nh += hv[i];
+        ret[i] = 0;
+    }
+    /* acks and data, using set/src before the tick */
+    for (o = 0; o < P; o++) {
+        uint64_t f;
+        tx[o] = 0;
+        if (!st->set[o])
+            continue;
+        if (tx_ret[o])
+            ret[st->src[o]] = 1;
+        f = rx[st->src[o]];
+        if ((f & LCAN_SW_VALID) && !((f >> k->sh_head) & 1u))
+            tx[o] = f;
+    }
+    /* headers */
+    if (nh == 0)
+        return;
+    lcan_sw_circuit_headers(k, label, st->lfsr, hv, hdest, st->set, flt, out);
+    for (i = 0; i < P; i++) {
+        if (!hv[i])
+            continue;
+        if (out[i] < 0) {
+            (*st->cnt_drop)++;
+            continue;
+        }
+        st->set[out[i]] = 1;
+        st->src[out[i]] = (uint8_t)i;
+        tx[out[i]] = rx[i];
+        if (out[i] >= k->D)
+            (*st->cnt_up)++;
+        else
+            (*st->cnt_down)++;
+    }
+}
+
+/* ------------------------------------------------------------------ packet mode (spec 8.3 steps 2-6)
+ * Candidate per input = FIFO head, else the arriving flit (bypass). Unicasts make ONE requests of
+ * their class (spec 4); a tree broadcast climbs through upper 0 (ONE) and descends on parallel link
+ * 0 to every child not yet served (ALL); a flooding broadcast (head = 1, spec 8.6) asks at once for
+ * every direction of its tree but the one it came from (ALL). Outputs are available when they hold
+ * a credit (level-1 downers always). A consumed candidate returns a credit on its input. Faults
+ * (spec 14.3): off outputs are never available and want sets are masked; a ONE request left with
+ * nothing to want (also an impossible digit, spec 4) is discarded and counted in cnt_drop, an ALL
+ * request with nothing left to copy is consumed without a count. */
+
+/* Build the request of candidate f on input i. full: the broadcast's whole want set (masked).
+ * Returns 1 for a request; 0 when the candidate is discarded and counted in cnt_drop instead (a
+ * ONE request whose want set is empty); 2 when it is consumed without a request and not counted
+ * (an ALL request with nothing left to copy). */
+static int make_req(const lcan_sw_k *k, uint32_t label, int i, uint64_t f, const lcan_pset *served,
+                    const lcan_offsets *off, const lcan_sw_faults *flt, lcan_req *r, lcan_pset *full)
+{
+    int c, D = k->D;
+    if (!((f >> k->sh_bcast) & 1u)) {
+        uint32_t dest = (uint32_t)(f >> k->sh_dest) & k->amask;
+        int cls = lcan_sw_route(k, label, i, dest);
+        if (cls == LCAN_CLASS_DROP)
+            return 0;
+        lcan_sw_unicast_req(k, cls, off, r);
+        lcan_sw_mask_want(k, flt, cls == LCAN_CLASS_UP, dest, &r->want);
+        return !lcan_pset_empty(&r->want);
+    }
+    r->valid = 1;
+    r->order = NULL;
+    r->n_order = 0;
+    lcan_pset_clear(full);
+    if ((f >> k->sh_head) & 1u) { /* flooding (spec 8.6) */
+        int from = i < D ? i / k->p : -1;
+        r->kind = LCAN_REQ_ALL;
+        r->start = 0;
+        for (c = 0; c < k->m; c++)
+            if (c != from)
+                lcan_pset_add(full, c * k->p);
+        if (from >= 0 && !k->top)
+            lcan_pset_add(full, D);
+    } else if (i < D && !k->top) { /* a climbing tree broadcast: upper 0 */
+        r->kind = LCAN_REQ_ONE;
+        lcan_pset_add(full, D);
+        r->start = D;
+        lcan_sw_mask_want(k, flt, 0, 0, full);
+        r->want = *full;
+        return !lcan_pset_empty(&r->want);
+    } else { /* descending: parallel link 0 of every child */
+        r->kind = LCAN_REQ_ALL;
+        r->start = 0;
+        for (c = 0; c < k->m; c++)
+            lcan_pset_add(full, c * k->p);
+    }
+    lcan_sw_mask_want(k, flt, 0, 0, full);
+    r->want.w[0] = full->w[0] & ~served->w[0];
+    r->want.w[1] = full->w[1] & ~served->w[1];
+    return lcan_pset_empty(&r->want) ? 2 : 1;
+}
+
+/* A push into a full FIFO cannot happen while credits are honoured; should one occur it is
+ * ignored (spec 8.3 step 5). */
+static void fifo_push(const lcan_sw_k *k, const lcan_sw_state *st, int i, uint64_t f)
+{
+    int tail = st->fhead[i] + st->fcount[i];
+    if (st->fcount[i] >= k->depth)
+        return;
+    st->fifo[(size_t)i * (size_t)k->depth + (size_t)(tail >= k->depth ? tail - k->depth : tail)] = f;
+    st->fcount[i]++;
+}
+
+void lcan_sw_packet_tick(const lcan_sw_k *k, uint32_t label, const lcan_sw_state *st, const uint64_t *rx,
+                         const uint8_t *tx_ret, const lcan_sw_faults *flt, uint64_t *tx, uint8_t *ret)
+{
+    int P = k->P, D = k->D, i, o, nreq = 0;
+    uint64_t cand[LCAN_MAX_PORTS];
+    uint8_t from_fifo[LCAN_MAX_PORTS], consumed[LCAN_MAX_PORTS];
+    lcan_req req[LCAN_MAX_PORTS];
+    lcan_pset full[LCAN_MAX_PORTS], grant[LCAN_MAX_PORTS], avail;
+    uint8_t order[LCAN_MAX_PORTS];
+    lcan_offsets off = lcan_sw_offsets_uc(k, *st->lfsr, order);
+
+    lcan_pset_clear(&avail);
+    for (o = 0; o < P; o++) {
+        tx[o] = 0;
+        if (((k->leaf && o < D) || st->cr[o] > 0) && (flt == NULL || !lcan_pset_has(&flt->off, o)))
+            lcan_pset_add(&avail, o);
+    }
+    for (i = 0; i < P; i++) {
+        int rq;
+        from_fifo[i] = st->fcount[i] > 0;
+        cand[i] = from_fifo[i] ? st->fifo[(size_t)i * (size_t)k->depth + st->fhead[i]] : rx[i];
+        req[i].valid = 0;
+        consumed[i] = 0;
+        if (!(cand[i] & LCAN_SW_VALID))
+            continue;
+        rq = make_req(k, label, i, cand[i], &st->served[i], &off, flt, &req[i], &full[i]);
+        if (rq == 1) {
+            nreq++;
+        } else { /* discarded (counted when a ONE request had nothing to want) */
+            req[i].valid = 0;
+            consumed[i] = 1;
+            *st->cnt_drop += (uint32_t)(rq == 0);
+        }
+    }
+    if (nreq > 0)
+        lcan_alloc(P, off.r_in, req, &avail, grant);
+    for (i = 0; i < P; i++) {
+        if (req[i].valid) {
+            lcan_pset done;
+            for (o = lcan_pset_next(&grant[i], 0); o >= 0; o = lcan_pset_next(&grant[i], o + 1)) {
+                tx[o] = cand[i];
+                if (!(k->leaf && o < D))
+                    st->cr[o]--;
+                if (o >= D)
+                    (*st->cnt_up)++;
+                else
+                    (*st->cnt_down)++;
+            }
+            done.w[0] = st->served[i].w[0] | grant[i].w[0];
+            done.w[1] = st->served[i].w[1] | grant[i].w[1];
+            if (req[i].kind == LCAN_REQ_ALL)
+                consumed[i] = (full[i].w[0] & ~done.w[0]) == 0 && (full[i].w[1] & ~done.w[1]) == 0;
+            else
+                consumed[i] = !lcan_pset_empty(&grant[i]);
+            if (!consumed[i])
+                st->served[i] = done;
+        }
+        if (consumed[i]) {
+            lcan_pset_clear(&st->served[i]);
+            if (from_fifo[i]) {
+                st->fhead[i] = (uint16_t)(st->fhead[i] + 1 == k->depth ? 0 : st->fhead[i] + 1);
+                st->fcount[i]--;
+            }
+        }
+        ret[i] = consumed[i];
+        /* the arriving flit is stored unless it was the candidate and got consumed */
+        if ((rx[i] & LCAN_SW_VALID) && (from_fifo[i] || !consumed[i]))
+            fifo_push(k, st, i, rx[i]);
+    }
+    for (o = 0; o < P; o++) /* step 6: credits arriving (none on level-1 downers) */
+        if (!(k->leaf && o < D))
+            st->cr[o] = (uint16_t)(st->cr[o] + (tx_ret[o] != 0));
+    if (nreq > 0)
+        *st->lfsr = lcan_lfsr_step(*st->lfsr);
 }

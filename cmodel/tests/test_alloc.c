@@ -4,7 +4,8 @@
  * spec 6 - among the requesters of one class, taken in rotated order, the j-th gets the j-th
  * available candidate of the class in rotated order (class UP under UP_CHOICE = uniform: in the
  * order of its list, spec 6) - computed here by sorting, not by the greedy loop; hand-worked cases
- * of the order list.
+ * of the order list. The 64-bit mask version lcan_alloc64 (the header step's, P <= 64) is held to
+ * the same expectations on the random cases.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -262,6 +263,23 @@ static void property(void)
         for (i = 0; i < P; i++)
             check(&C, only(&grant[i]) == expect[i], "trial %d (m=%d p=%d U=%d r_in=%d r_up=%d r_dn=%d) input %d: got %d expected %d",
                   trial, m, p, U, r_in, r_up, r_dn, i, only(&grant[i]), expect[i]);
+        if (P <= 64) { /* the mask version (lcan_alloc64), against the same expectation */
+            uint64_t want[64], g64[64], reqm = 0, ordm = 0;
+            int start[64];
+            for (i = 0; i < P; i++)
+                if (req[i].valid) {
+                    reqm |= (uint64_t)1 << i;
+                    want[i] = req[i].want.w[0];
+                    start[i] = req[i].start;
+                    if (req[i].order != NULL)
+                        ordm |= (uint64_t)1 << i;
+                }
+            lcan_alloc64(P, r_in, reqm, 0, ordm, want, start, perm, U, avail.w[0], g64);
+            for (i = 0; i < P; i++)
+                check(&C, ((reqm >> i) & 1u ? (g64[i] ? lcan_ctz64(g64[i]) : -1) : -1) == expect[i] &&
+                              (!((reqm >> i) & 1u) || (g64[i] & (g64[i] - 1u)) == 0),
+                      "alloc64 trial %d input %d: expected %d", trial, i, expect[i]);
+        }
     }
 }
 
