@@ -6,7 +6,8 @@
 # plain builds); each writes build/coverage/<run>.dat, scripts/coverage.py merges them over runs,
 # switch types and instances and reports per rtl/ file (docs/verification.md, "Coverage").
 #   full   (make coverage)       the lockstep matrix of tb/test-tb.sh without the CM-5, packet traffic
-#                                with broadcasts, the collectives and a pass-based route on the RTL;
+#                                with broadcasts, the collectives, a pass-based route on the RTL and
+#                                the switch-level lockstep (tb/switch, short form, two seeds);
 #                                report -> build/coverage/report.md; fails below 95 % lines / 90 % toggles
 #   short  (make test-coverage)  two small networks, one per mode: the flow works end to end, the
 #                                merge and the report are right, lines >= 90 %
@@ -14,7 +15,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 form=${1:-full}
 export LCAN_RTL_NOMAKE=1 LCAN_RTL_COVERAGE=1
-OUT=build/coverage/$form
+B=${LCAN_BUILD:-build}   # LCAN_BUILD=DIR: the build directory of tb/lcan-rtl and tb/switch/tb-switch
+OUT=$B/coverage/$form
 rm -rf "$OUT"; mkdir -p "$OUT"
 pass=0; fail=0; failed=()
 ok()  { pass=$((pass+1)); echo "coverage: ok   $*"; }
@@ -54,11 +56,14 @@ else
   lockstep m11 'bft(4;1,2,4,8)'  circuit random    10000
   lockstep m12 'bft(4;1,2,4,8)'  packet  random    10000 --bcast-rate 0.02
   lockstep m13 'bft(4;1,2,4,8)'  packet  bitrev    6000
-  run r01 build/lcan route 'lcan(2,3,8)' --pattern worst --trials 4 --seed 11 --engine rtl --json
+  run r01 "$B/lcan" route 'lcan(2,3,8)' --pattern worst --trials 4 --seed 11 --engine rtl --json
   for op in bcast scatter gather alltoall mnb; do
-    run "c-$op" build/lcan collective 'bft(4;1,2,4,8)' --op "$op" --engine rtl --json
+    run "c-$op" "$B/lcan" collective 'bft(4;1,2,4,8)' --op "$op" --engine rtl --json
   done
-  run t01 build/lcan traffic 'lcan(2,2,16)' --engine rtl --sweep 0.2:0.8:0.3 --warmup 300 --measure 1000 --drain --bcast 0.02 --json
+  # the switch-level lockstep: single switches with inputs no network produces (tb/switch)
+  run sw1 tb/switch/tb-switch run --form short --seed 1 --cycles 40000
+  run sw2 tb/switch/tb-switch run --form short --seed 2 --cycles 40000
+  run t01 "$B/lcan" traffic 'lcan(2,2,16)' --engine rtl --sweep 0.2:0.8:0.3 --warmup 300 --measure 1000 --drain --bcast 0.02 --json
   min=(--min-line 95 --min-toggle 90)
 fi
 

@@ -4,7 +4,9 @@
 Each mutant is one small edit of rtl/ (a flipped comparison, a swapped digit index, a changed
 arbitration priority, an off-by-one, a stuck acknowledge, ...). For each, a scratch copy of the
 repository gets the edit and the lockstep suite below runs on it under Icarus (fast to compile; the
-C model checks the RTL every cycle), then the directed cell tests (tb/cells). The mutant is KILLED
+C model checks the RTL every cycle), then the directed cell tests (tb/cells). A mutant both leave alive
+faces the switch-level lockstep (tb/switch, Verilator: `tb/switch/tb-switch run --seeds 2`, which
+drives single switches with inputs no network produces). The mutant is KILLED
 when any run fails (a mismatch, a data or delivery error, a failed cell check, or a compile
 error), SURVIVES otherwise; the report says which stage killed it. Prints the kill rate; docs/verification.md
 lists the survivors with the reason.
@@ -21,6 +23,11 @@ once. `--generated K` keeps every K-th (default 2, in file and line order: 180 o
 all). A mutant that does not compile is reported as KILLED (build) and scored apart.
 
   scripts/mutants.py [--only N,N..] [--jobs J] [--list] [--generated K | --no-generated]
+                     [--stages icarus,cells,switch] [--require-killed]
+
+--stages runs only the named stages (default all three); --require-killed exits 1 when a mutant
+survives (the short form in `make test`: `make test-mutants`, a few hand-written mutants against the
+switch-level lockstep alone, so that a bench that lost its teeth fails the suite).
 """
 import re
 import argparse
@@ -152,12 +159,22 @@ def make_copy(dst):
     shutil.copy(os.path.join(ROOT, "Makefile"), dst)
     os.makedirs(os.path.join(dst, "build", "tb"))
     for f in ("lcan", "liblcan.a", os.path.join("tb", "lcan_tb.vpi")):
+        if not os.path.exists(os.path.join(ROOT, "build", f)):
+            continue  # not needed by the stages run (checked in main)
         shutil.copy2(os.path.join(ROOT, "build", f), os.path.join(dst, "build", f))
+    lib = os.path.join(ROOT, "build", "tb-switch", "libtbsw_vl.a")
+    if os.path.exists(lib):
+        os.makedirs(os.path.join(dst, "build", "tb-switch"))
+        shutil.copy2(lib, os.path.join(dst, "build", "tb-switch", "libtbsw_vl.a"))
+
+
+STAGES = ("icarus", "cells", "switch")
+RUN_STAGES = set(STAGES)
 
 
 def run_suite(tree):
     env = dict(os.environ, LCAN_RTL_NOMAKE="1")
-    for args in SUITE:
+    for args in (SUITE if "icarus" in RUN_STAGES else []):
         cmd = [os.path.join(tree, "build", "lcan"), "lockstep"] + args + ["--sim", "icarus", "--json", "--quiet"]
         try:
             r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=SUITE_TIMEOUT)
@@ -169,14 +186,33 @@ def run_suite(tree):
                 return False, "build: %s %s: %s" % (args[0], args[2], last[:140])
             return False, "%s %s: %s" % (args[0], args[2], last[:160])
     # second stage: the directed cell tests (tb/cells) see what the network never exercises
+    if "cells" in RUN_STAGES:
+        try:
+            r = subprocess.run(["make", "-C", tree, "--no-print-directory", "test-rtl-cells"],
+                               capture_output=True, text=True, env=env, timeout=SUITE_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            return False, "cell tests: no result within %d s (hang)" % SUITE_TIMEOUT
+        if r.returncode != 0:
+            lines = [l for l in r.stdout.splitlines() if "failed" in l and not l.endswith(" 0 failed")]
+            return False, "cell tests: " + ((lines or ["exit %d" % r.returncode])[0][:140])
+    # third stage (issue 16): the switch-level lockstep (tb/switch, Verilator: one build of every unit
+    # of its short form, about a minute) drives one switch with inputs no network produces; run only
+    # for the mutants the first two stages leave alive
+    if "switch" not in RUN_STAGES:
+        return True, ""
+    if not os.path.exists(os.path.join(tree, "build", "tb-switch", "libtbsw_vl.a")) or shutil.which("verilator") is None:
+        return True, "(switch-level lockstep not run: no verilator or build/tb-switch/libtbsw_vl.a)"
     try:
-        r = subprocess.run(["make", "-C", tree, "--no-print-directory", "test-rtl-cells"],
-                           capture_output=True, text=True, env=env, timeout=SUITE_TIMEOUT)
+        r = subprocess.run(["python3", os.path.join(tree, "tb", "switch", "tb-switch"), "run", "--seeds", "2",
+                            "--cycles", "20000"], capture_output=True, text=True, timeout=SUITE_TIMEOUT * 2,
+                           env=dict(env, CCACHE_DIR=os.path.join(ROOT, "build", "ccache")))
     except subprocess.TimeoutExpired:
-        return False, "cell tests: no result within %d s (hang)" % SUITE_TIMEOUT
+        return False, "switch lockstep: no result within %d s (hang)" % (SUITE_TIMEOUT * 2)
     if r.returncode != 0:
-        lines = [l for l in r.stdout.splitlines() if "failed" in l and not l.endswith(" 0 failed")]
-        return False, "cell tests: " + ((lines or ["exit %d" % r.returncode])[0][:140])
+        if "build failed" in r.stderr:
+            return False, "build: switch lockstep: " + ((r.stderr.strip().splitlines() or ["?"])[-1][:120])
+        sig = [l.strip() for l in r.stderr.splitlines() if l.startswith("tb-switch:   ") and " rtl " in l]
+        return False, "switch lockstep: " + ((sig or ["exit %d" % r.returncode])[0][:140])
     return True, ""
 
 
@@ -200,7 +236,15 @@ def main():
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--generated", type=int, default=2, metavar="K")
     ap.add_argument("--no-generated", action="store_true")
+    ap.add_argument("--stages", default=",".join(STAGES))
+    ap.add_argument("--require-killed", action="store_true")
     a = ap.parse_args()
+    stages = set(x for x in a.stages.split(",") if x)
+    if not stages or not stages <= set(STAGES):
+        print("mutants: --stages takes a comma-separated subset of %s" % ",".join(STAGES), file=sys.stderr)
+        return 2
+    RUN_STAGES.clear()
+    RUN_STAGES.update(stages)
     if a.generated < 1:
         print("mutants: --generated must be >= 1", file=sys.stderr)
         return 2
@@ -212,9 +256,12 @@ def main():
         for m in todo:
             print("%3d %-22s %s" % (m[0], m[1], m[4]))
         return 0
-    for f in ("lcan", "liblcan.a", "tb/lcan_tb.vpi"):
+    need = ["lcan", "liblcan.a"] + (["tb/lcan_tb.vpi"] if stages & {"icarus", "cells"} else []) + \
+        (["tb-switch/libtbsw_vl.a"] if "switch" in stages else [])
+    for f in need:
         if not os.path.exists(os.path.join(ROOT, "build", f)):
-            print("mutants: build/%s missing: run make build/lcan build/tb/lcan_tb.vpi" % f, file=sys.stderr)
+            print("mutants: build/%s missing: run make build/lcan build/tb/lcan_tb.vpi "
+                  "build/tb-switch/libtbsw_vl.a" % f, file=sys.stderr)
             return 2
     t0 = time.time()
     print("mutants: baseline (unmutated rtl/) ...", flush=True)
@@ -244,6 +291,10 @@ def main():
             print("mutants: %s: %d of %d killed; of the %d that compile, %d killed (%.1f%%)" % (
                 name, len([k for k in ids if results[k] == "KILLED"]), len(ids), len(built), len(kb),
                 100.0 * len(kb) / max(1, len(built))))
+    if a.require_killed and len(killed) < len(scored):
+        print("mutants: %d mutant(s) survived; every one must be killed here" % (len(scored) - len(killed)),
+              file=sys.stderr)
+        return 1
     return 1 if stale else 0
 
 

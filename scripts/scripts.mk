@@ -48,8 +48,18 @@ synth-quick:
 	@bash scripts/synth/quick.sh
 
 # Mutation run (scripts/mutants.py, docs/verification.md 2): the hand-written and the generated
-# mutants of rtl/, each against an Icarus lockstep suite and the cell tests. Long; not in make test.
+# mutants of rtl/, each against an Icarus lockstep suite and the cell tests, then (survivors only) the
+# switch-level lockstep (tb/switch, Verilator). Long; not in make test.
 MUTANT_JOBS ?= 2
 .PHONY: mutants
-mutants: $(BUILD)/lcan $(BUILD)/tb/lcan_tb.vpi
+mutants: $(BUILD)/lcan $(BUILD)/tb/lcan_tb.vpi $(BUILD)/tb-switch/libtbsw_vl.a
 	python3 scripts/mutants.py --jobs $(MUTANT_JOBS)
+
+# The short form, in make test (issue 16): four hand-written mutants that only the switch-level
+# lockstep sees (a header on an input owning a circuit, an invalid digit) or that it must see too
+# (a second header on a set downer, a FIFO pointer), each against tb/switch alone after an unmutated
+# baseline; fails when one survives. About 3 minutes (five Verilator builds of the short form).
+.PHONY: test-mutants
+test-mutants: $(BUILD)/lcan $(BUILD)/tb-switch/libtbsw_vl.a
+	python3 scripts/mutants.py --no-generated --only 17,18,21,33 --stages switch --require-killed --jobs $(MUTANT_JOBS)
+TESTS += test-mutants

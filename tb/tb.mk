@@ -45,6 +45,8 @@ bench-tb: tb-libs
 	@bash tb/bench-tb.sh
 
 TESTS += test-tb
+# the switch-level lockstep (tb/switch: one lcan_switch against the model's switch unit)
+include tb/switch/switch.mk
 bench-scale: tb-libs
 	@bash tb/bench-scale.sh
 
@@ -57,7 +59,7 @@ bench: bench-tb bench-scale
 #   soak           SOAK_CYCLES (10^7) cycles of packet traffic on cm5 in lockstep, exactly-once
 #                  delivery checked on the RTL's outputs (SOAK_SPECS adds networks); not in make test
 .PHONY: coverage test-coverage soak
-coverage: tb-libs
+coverage: tb-libs tb-switch-libs
 	@bash scripts/coverage.sh full
 test-coverage: tb-libs
 	@bash scripts/coverage.sh short
