@@ -543,6 +543,34 @@ static void write_outputs(const lcan_net *n, lcan_out *out)
 
 /* The tick's state update (everything but the outputs); on a tick with faults n->pin_* and
  * n->faulty are set (faults_prepare). */
+/* The wiring of switch (l, x) in the full-scan tick (spec 13.1): its inputs are the flit registers of
+ * its neighbours (the injection registers at the leaves) and the ack-out / credit-out registers
+ * behind its outputs, all before the tick; at the leaves the ack is ej_ack (circuit mode, spec 7.3;
+ * NULL: none) and no credit comes back (packet mode, spec 8.2). The tick itself is sw.c's. */
+static void switch_tick(lcan_net *n, int l, uint32_t x, const uint8_t *ej_ack)
+{
+    const lcan_geom *g = &n->g;
+    int P = g->P[l], i;
+    uint32_t pb = g->port_base[l] + x * (uint32_t)P;
+    uint64_t rx[LCAN_MAX_PORTS];
+    uint8_t back[LCAN_MAX_PORTS];
+    lcan_sw_state st;
+    lcan_sw_faults flt;
+    const lcan_sw_faults *f;
+
+    for (i = 0; i < P; i++) {
+        uint32_t pr = g->peer[pb + (uint32_t)i];
+        rx[i] = lcan_net_in_flit(n, pb + (uint32_t)i);
+        back[i] = (uint8_t)((pr & LCAN_PEER_LEAF) ? (ej_ack != NULL && ej_ack[pr & ~LCAN_PEER_LEAF]) : n->bk_q[pr]);
+    }
+    lcan_net_sw_view(n, l, x, &st);
+    f = n->faulty ? lcan_net_sw_faults(n, l, x, &flt) : NULL;
+    if (n->cfg.mode == LCAN_CIRCUIT)
+        lcan_sw_circuit_tick(&n->swk[l], g->hi[g->sw_base[l] + x], &st, rx, back, f, n->flit_d + pb, n->bk_d + pb);
+    else
+        lcan_sw_packet_tick(&n->swk[l], g->hi[g->sw_base[l] + x], &st, rx, back, f, n->flit_d + pb, n->bk_d + pb);
+}
+
 static inline void tick_state(lcan_net *n, const lcan_in *in)
 {
     const lcan_geom *g = &n->g;
@@ -592,12 +620,8 @@ static inline void tick_state(lcan_net *n, const lcan_in *in)
         n->ticks++;
     } else {
         for (l = 1; l <= g->h; l++)
-            for (x = 0; x < g->S[l]; x++) {
-                if (n->cfg.mode == LCAN_CIRCUIT)
-                    lcan_net_circuit_switch(n, l, x, in->ej_ack);
-                else
-                    lcan_net_packet_switch(n, l, x);
-            }
+            for (x = 0; x < g->S[l]; x++)
+                switch_tick(n, l, x, n->cfg.mode == LCAN_CIRCUIT ? in->ej_ack : NULL);
         leaf_tick(n, in);
         tmp = n->flit_q; n->flit_q = n->flit_d; n->flit_d = tmp;
         tmp = n->bk_q; n->bk_q = n->bk_d; n->bk_d = tmp;

@@ -1,5 +1,5 @@
 /*
- * net_internal.h - the state of a network (struct lcan_net) shared by net.c, net_circuit.c and
+ * net_internal.h - the state of a network (struct lcan_net) shared by net.c and
  * net_packet.c (internal).
  *
  * Registers that another switch reads (output flit registers, ack/credit-out registers) are double
@@ -175,11 +175,8 @@ static inline void lcan_net_sw_view(struct lcan_net *n, int l, uint32_t x, lcan_
     st->cnt_drop = &n->cnt_drop[l];
 }
 
-/* One switch's tick (not reset / not clear) through sw.c, reading *_q and writing *_d and its
- * state. */
-void lcan_net_circuit_switch(struct lcan_net *n, int l, uint32_t x, const uint8_t *ej_ack);
-void lcan_net_packet_switch(struct lcan_net *n, int l, uint32_t x);
-/* The same tick on the fast path (only called for active switches, P <= 64); _faulty on ticks
+/* A packet-mode switch's tick on the fast path (net_packet.c; the full-scan tick is sw.c's, wired
+ * by net.c), only called for active switches, P <= 64; _faulty on ticks
  * with faults to apply (n->faulty), the other one without. */
 void lcan_net_packet_switch_fast(struct lcan_net *n, uint32_t sw);
 void lcan_net_packet_switch_fast_faulty(struct lcan_net *n, uint32_t sw);

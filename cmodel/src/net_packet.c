@@ -1,7 +1,6 @@
 /*
- * net_packet.c - packet-mode switches in the network (spec 8.3 steps 2-6): the wiring of the
- * full-scan tick around the switch unit's tick (sw.c), and the event-driven tick of the fast path,
- * which does the same on 64-bit port masks.
+ * net_packet.c - the event-driven packet-mode tick of the fast path (spec 8.3 steps 2-6): the
+ * full-scan tick of sw.c (wired by net.c's switch_tick) done on 64-bit port masks.
  *
  * Candidate per input = FIFO head, else the arriving flit (bypass). Unicasts make ONE requests of
  * their class (spec 4); a tree broadcast climbs through upper 0 (ONE) and descends on parallel link 0
@@ -19,29 +18,6 @@
 #include "lfsr.h"
 #include "net_internal.h"
 #include "sw.h"
-
-/* The wiring of one switch in the full-scan tick: its inputs are the flit registers of its
- * neighbours (the injection registers at the leaves) and the credit-out registers behind its
- * outputs (none at the leaves), all before the tick; the tick itself is the switch unit's (sw.c). */
-void lcan_net_packet_switch(struct lcan_net *n, int l, uint32_t x)
-{
-    const lcan_geom *g = &n->g;
-    int P = g->P[l], i;
-    uint32_t pb = g->port_base[l] + x * (uint32_t)P;
-    uint64_t rx[LCAN_MAX_PORTS];
-    uint8_t cr_in[LCAN_MAX_PORTS];
-    lcan_sw_state st;
-    lcan_sw_faults flt;
-
-    for (i = 0; i < P; i++) {
-        uint32_t pr = g->peer[pb + (uint32_t)i];
-        rx[i] = lcan_net_in_flit(n, pb + (uint32_t)i);
-        cr_in[i] = (uint8_t)((pr & LCAN_PEER_LEAF) ? 0 : n->bk_q[pr]);
-    }
-    lcan_net_sw_view(n, l, x, &st);
-    lcan_sw_packet_tick(&n->swk[l], g->hi[g->sw_base[l] + x], &st, rx, cr_in,
-                        n->faulty ? lcan_net_sw_faults(n, l, x, &flt) : NULL, n->flit_d + pb, n->bk_d + pb);
-}
 
 /* FIFO operations of the fast path (indices wrap by arithmetic, not by a branch or a division). */
 static inline void fifo_push(struct lcan_net *n, uint32_t gp, uint64_t f)
