@@ -9,7 +9,9 @@
 // the level-1 downer flit register on ej. Timing: every output is a register or a sum of
 // registers (cnt_*); no combinational path crosses a switch boundary (flits, acks, credits and
 // inj_ready are all registered). Parameters outside spec 1.1's limits stop elaboration with a
-// message "lcan_network: bad parameters: ...".
+// message "lcan_network: bad parameters: ...". The debug view is spec 9's: one byte per switch
+// output, level 1 first, then switch index, then local output; in packet mode with FLOOD_Q > 0 a
+// second block in the same order follows (every switch's q_o bytes, spec 8.7).
 `default_nettype none
 
 module lcan_network #(
@@ -36,7 +38,10 @@ module lcan_network #(
     parameter UP_CHOICE = 1,
     // 1: faults (spec 14): reach rows in every switch below the top, off ports masked, the general
     // greedy allocator; 0: the fault pins are ignored and no logic is generated for them
-    parameter FAULTS = 0
+    parameter FAULTS = 0,
+    // packet mode, 0..255: 1..255 = flood queues of FLOOD_Q flits on every output a flooding
+    // broadcast uses (spec 8.7) and the debug view's second block; 0 = none. Ignored in circuit mode
+    parameter FLOOD_Q = 0
 ) (
     input  wire                          clk,
     input  wire                          rst,
@@ -52,7 +57,7 @@ module lcan_network #(
     output wire [H*32-1:0]               cnt_up,
     output wire [H*32-1:0]               cnt_down,
     output wire [H*32-1:0]               cnt_drop,
-    output wire [f_dbg_off(H+1)*8-1:0]   dbg,
+    output wire [f_dbg_off(H+1)*8*(((MODE != 0) && (FLOOD_Q > 0)) ? 2 : 1)-1:0] dbg,
     // faults (spec 14.1-14.2): link LK_OFF(l) + x*D_l + o (downer o of level-l switch x) off,
     // switch SW_OFF(l) + x off; reach-table write: row cfg_addr := cfg_row (RW = 2^ADDR_W bits with
     // FAULTS = 1; 1 bit otherwise, so that a default network never carries a 2^ADDR_W-bit port)
@@ -81,8 +86,20 @@ module lcan_network #(
         end
     endfunction
 
+    // the largest m_l: the smallest FLOOD_Q > 0 a packet network takes (spec 8.7's limit: at most
+    // m_l flooding candidates share an output, and fewer places than that would never accept them)
+    function integer f_max_m;
+        input integer h;
+        integer l;
+        begin
+            f_max_m = 1;
+            for (l = 1; l <= h; l = l + 1)
+                if (m_of(l) > f_max_m) f_max_m = m_of(l);
+        end
+    endfunction
+
     // parameter check (spec 1.1): 0 = fine, else the rule broken (see f_msg): the geometry's
-    // (f_geom_err, 1..7), then PAYLOAD_W, DEPTH, MODE, OBSERVE and UP_CHOICE
+    // (f_geom_err, 1..7), then PAYLOAD_W, DEPTH, MODE, OBSERVE, UP_CHOICE, FAULTS and FLOOD_Q
     function integer f_err;
         input integer h;
         begin
@@ -93,6 +110,8 @@ module lcan_network #(
             if (f_err == 0 && OBSERVE != 0 && OBSERVE != 1) f_err = 11;
             if (f_err == 0 && UP_CHOICE != 0 && UP_CHOICE != 1) f_err = 12;
             if (f_err == 0 && FAULTS != 0 && FAULTS != 1) f_err = 13;
+            if (f_err == 0 && (FLOOD_Q < 0 || FLOOD_Q > 255)) f_err = 14;
+            if (f_err == 0 && MODE == 1 && FLOOD_Q > 0 && FLOOD_Q < f_max_m(h)) f_err = 15;
         end
     endfunction
 
@@ -113,6 +132,8 @@ module lcan_network #(
                 11: f_msg = "OBSERVE must be 0 or 1 (spec 13)";
                 12: f_msg = "UP_CHOICE must be 0 (rotate) or 1 (uniform) (spec 6, 13)";
                 13: f_msg = "FAULTS must be 0 or 1 (spec 13, 14)";
+                14: f_msg = "FLOOD_Q must be 0..255 (spec 8.7, 13)";
+                15: f_msg = "FLOOD_Q must be 0 or at least every m_l in packet mode (spec 8.7)";
                 default: f_msg = "unknown";
             endcase
         end
@@ -122,6 +143,9 @@ module lcan_network #(
 
     // derived sizes (spec 13): U0, NP, ADDR_W, FW, LINKS of lcan_geom.vh
     localparam CIRCUIT = (MODE == 0);
+    // flood queues (spec 8.7, packet mode): every switch's debug bytes double, the view has two blocks
+    localparam FQ = !CIRCUIT && (FLOOD_Q > 0);
+    localparam DBGK = FQ ? 2 : 1;
     // a switch's reach-row input: RW bits with FAULTS = 1, a constant bit otherwise
     localparam RWS = (FAULTS != 0) ? RW : 1;
 
@@ -197,8 +221,14 @@ module lcan_network #(
                 12: begin : g_up_choice
                     lcan_network_bad_parameter_UP_CHOICE_must_be_0_or_1 u_bad ();
                 end
-                default: begin : g_faults
+                13: begin : g_faults
                     lcan_network_bad_parameter_FAULTS_must_be_0_or_1 u_bad ();
+                end
+                14: begin : g_flood_q
+                    lcan_network_bad_parameter_FLOOD_Q_must_be_0_to_255 u_bad ();
+                end
+                default: begin : g_flood_q_min
+                    lcan_network_bad_parameter_FLOOD_Q_must_be_0_or_at_least_every_m u_bad ();
                 end
             endcase
 `else
@@ -363,7 +393,7 @@ module lcan_network #(
                 wire [31:0]     sw_cnt_up   [0:S-1];
                 wire [31:0]     sw_cnt_down [0:S-1];
                 wire [31:0]     sw_cnt_drop [0:S-1];
-                wire [PL*8-1:0] sw_dbg      [0:S-1];
+                wire [PL*8*DBGK-1:0] sw_dbg [0:S-1];
 
                 for (x = 0; x < S; x = x + 1) begin : g_switch
                     localparam DN0 = LK0 + x * D;
@@ -449,7 +479,8 @@ module lcan_network #(
                         .MODE     (MODE),
                         .OBSERVE  (OBSERVE),
                         .UP_CHOICE(UP_CHOICE),
-                        .FAULTS   (FAULTS)
+                        .FAULTS   (FAULTS),
+                        .FLOOD_Q  (FLOOD_Q)
                     ) u_switch (
                         .clk     (clk),
                         .rst     (rst),
@@ -496,19 +527,29 @@ module lcan_network #(
                 assign cnt_up[(l-1)*32 +: 32] = sum_up;
                 assign cnt_down[(l-1)*32 +: 32] = sum_down;
                 assign cnt_drop[(l-1)*32 +: 32] = sum_drop;
+                // (with flood queues the second halves go to the second block, DBG_BYTES further)
 `ifdef VERILATOR
-                reg [S*PL*8-1:0]  dbg_level;
-                integer           di;
+                reg [S*PL*8*DBGK-1:0] dbg_level;
+                integer               di;
 
                 always @* begin
-                    for (di = 0; di < S; di = di + 1)
-                        dbg_level[di*PL*8 +: PL*8] = sw_dbg[di];
+                    for (di = 0; di < S; di = di + 1) begin
+                        dbg_level[di*PL*8 +: PL*8] = sw_dbg[di][PL*8-1:0];
+                        if (FQ)
+                            dbg_level[(S + di)*PL*8 +: PL*8] = sw_dbg[di][PL*8*DBGK-1 -: PL*8];
+                    end
                 end
 
-                assign dbg[DB0*8 +: S*PL*8] = dbg_level;
+                assign dbg[DB0*8 +: S*PL*8] = dbg_level[S*PL*8-1:0];
+                if (FQ) begin : g_dbg_q
+                    assign dbg[(DBG_BYTES + DB0)*8 +: S*PL*8] = dbg_level[S*PL*8*DBGK-1 -: S*PL*8];
+                end
 `else
                 for (x = 0; x < S; x = x + 1) begin : g_dbg
-                    assign dbg[(DB0 + x*PL)*8 +: PL*8] = sw_dbg[x];
+                    assign dbg[(DB0 + x*PL)*8 +: PL*8] = sw_dbg[x][PL*8-1:0];
+                    if (FQ) begin : g_q
+                        assign dbg[(DBG_BYTES + DB0 + x*PL)*8 +: PL*8] = sw_dbg[x][PL*8*DBGK-1 -: PL*8];
+                    end
                 end
 `endif
             end

@@ -7,9 +7,12 @@
 // lcan_offsets from the lcan_lfsr state (and, with UP_CHOICE = 1, scanning the uppers in the order
 // of lcan_offsets' permutation sigma, spec 5-6), grants
 // outputs; the granted candidate is written into the output flit register (in circuit mode, else a
-// data flit following an established circuit); counters and the debug view are kept here. Timing:
-// every output (tx_*, rx_ret, dbg, counters) is a register or a function of registers only; a flit
-// on rx at tick t is on tx as an output of tick t (one register per switch).
+// data flit following an established circuit); counters and the debug view are kept here. With
+// FLOOD_Q > 0 in packet mode (spec 8.7) flooding candidates bypass the allocator: lcan_switch_packet's
+// flood queues accept them (they are consumed) and send their copies ahead of the allocator's grants
+// (the allocator sees a busy queue's output as unavailable). Timing: every output (tx_*, rx_ret,
+// dbg, counters) is a register or a function of registers only; a flit on rx at tick t is on tx as
+// an output of tick t (one register per switch).
 `default_nettype none
 
 module lcan_switch #(
@@ -39,7 +42,11 @@ module lcan_switch #(
     // 1: faults (spec 14): reach rows, off ports masked, unroutable candidates dropped, the general
     // greedy allocator lcan_alloc_chain (class UP requests carry per-request want sets); 0: the
     // fault inputs are ignored and the log-depth lcan_alloc is used
-    parameter FAULTS = 0
+    parameter FAULTS = 0,
+    // packet mode: 1..255 = a flood queue of FLOOD_Q flits on link 0 of every child and on upper 0
+    // (spec 8.7), and a second debug byte per output (its count q_o); 0 = none (spec 8.3 / 8.6's
+    // flooding through the allocator). Ignored in circuit mode.
+    parameter FLOOD_Q = 0
 ) (
     input  wire                                                    clk,
     input  wire                                                    rst,
@@ -64,8 +71,9 @@ module lcan_switch #(
     output wire [31:0]                                             cnt_up,
     output wire [31:0]                                             cnt_down,
     output wire [31:0]                                             cnt_drop,
-    // debug view, one byte per local output (spec 9)
-    output wire [(M_L*P_DN+W_UP*P_UP)*8-1:0]                       dbg,
+    // debug view, one byte per local output (spec 9); packet mode with FLOOD_Q > 0: a second byte
+    // per output, q_o at byte P + o (spec 8.7, 13.1)
+    output wire [(M_L*P_DN+W_UP*P_UP)*8*(((MODE != 0) && (FLOOD_Q > 0)) ? 2 : 1)-1:0] dbg,
     // faults (spec 14.1-14.3; read only with FAULTS = 1): local port o off; the switch's first
     // reach row (a strap, ROW_OFF(l) + x*U_l); the reach-table write port (row cfg_addr :=
     // cfg_row, RW = 2^ADDR_W bits; with FAULTS = 0 one bit)
@@ -103,6 +111,9 @@ module lcan_switch #(
     localparam FLT = (FAULTS != 0);
     localparam RWS = FLT ? (1 << ADDR_W) : 1;
     localparam UR = (U > 0) ? U : 1;
+    // flood queues (spec 8.7): packet mode only; the debug view doubles
+    localparam FQ = !CIRCUIT && (FLOOD_Q > 0);
+    localparam DBGW = P * 8 * (FQ ? 2 : 1);
 
     // parallel link 0 towards every child: the broadcast down set (spec 8.3)
     function [P-1:0] child0_mask;
@@ -248,8 +259,33 @@ module lcan_switch #(
     wire [P-1:0]    f_drop;
     wire [P-1:0]    f_cover;
     localparam [SW-1:0] D_IDX = D[SW-1:0];
+    // FLOOD_Q > 0 (spec 8.7): per input, a flooding candidate (it takes no part in the allocator:
+    // rq, the candidates that may request, leaves it out) and its flood set; from lcan_switch_packet,
+    // accepted (consumed), and per output: sends its flood queue's head (fl_flit), queue busy. All 0
+    // (rq = cand_valid) without flood queues.
+    wire [P-1:0]    rq;
+    wire [P-1:0]    fl_cand;
+    wire [P*P-1:0]  fl_set;
+    wire [P-1:0]    fl_accept;
+    wire [P-1:0]    fl_send;
+    wire [P-1:0]    fl_busy;
+    wire [P*FW-1:0] fl_flit;
+    // the allocator's consume (spec 8.3 step 5), before the flood queues' acceptance
+    wire [P-1:0]    consume_a;
+    // the allocator's avail: a busy flood queue's output is not (spec 8.7 step 4)
+    wire [P-1:0]    avail_a;
     // an off output is never granted (spec 14.1)
-    wire [P-1:0]    avail_m = FLT ? (avail & ~port_off) : avail;
+    wire [P-1:0]    avail_m = FLT ? (avail_a & ~port_off) : avail_a;
+
+    generate
+        if (FQ) begin : g_avail_fq
+            assign avail_a = avail & ~fl_busy;
+        end else begin : g_avail
+            assign avail_a = avail;
+            // without flood queues nothing is accepted (consume is the allocator's)
+            wire unused_fq = &{1'b0, fl_busy, fl_accept};
+        end
+    endgenerate
 
     genvar i, c;
     generate
@@ -293,12 +329,24 @@ module lcan_switch #(
             localparam [P-1:0] OWN = IN_UPPER ? {P{1'b0}} : ({{(P-1){1'b0}}, 1'b1} << (CI * P_DN));
             localparam [P-1:0] WANT_FLOOD = IN_UPPER ? C0 : ((C0 & ~OWN) | UP0);
             wire          flood = bcast & flit[HEAD_BIT];
+            if (FQ) begin : g_fq
+                // spec 8.7 step 2: the flood set is 8.3's flooding want set minus the off ports
+                // (FAULTS = 1), without served_i; the candidate makes no request
+                wire [P-1:0] on_f = FLT ? ~port_off : {P{1'b1}};
+                assign fl_cand[i] = cand_valid[i] & flood;
+                assign fl_set[i*P +: P] = fl_cand[i] ? (WANT_FLOOD & on_f) : {P{1'b0}};
+                assign rq[i] = cand_valid[i] & ~flood;
+            end else begin : g_nfq
+                assign fl_cand[i] = 1'b0;
+                assign fl_set[i*P +: P] = {P{1'b0}};
+                assign rq[i] = cand_valid[i];
+            end
             if (IN_UPPER || TOP) begin : g_bc_all
                 // broadcast descending: ALL to link 0 of every child not yet served (flooding from
                 // a child at the top: every other child)
                 assign req_all[i] = bcast;
                 for (c = 0; c < M_L; c = c + 1) begin : g_spc
-                    assign req_spc[i*G + c] = cand_valid[i] & bcast & ~served[i*P + c*P_DN] &
+                    assign req_spc[i*G + c] = rq[i] & bcast & ~served[i*P + c*P_DN] &
                                               ~(flood & OWN[c*P_DN]);
                 end
                 if (!TOP) begin : g_up
@@ -310,11 +358,11 @@ module lcan_switch #(
                 // to upper 0 and link 0 of every other child not yet served
                 assign req_all[i] = flood;
                 for (c = 0; c < M_L; c = c + 1) begin : g_spc
-                    assign req_spc[i*G + c] = cand_valid[i] & flood & ~OWN[c*P_DN] &
+                    assign req_spc[i*G + c] = rq[i] & flood & ~OWN[c*P_DN] &
                                               ~served[i*P + c*P_DN];
                 end
                 assign req_cls[i*G + M_L] = uni & rt_up;
-                assign req_spc[i*G + M_L] = cand_valid[i] & bcast & ~served[i*P + D];
+                assign req_spc[i*G + M_L] = rq[i] & bcast & ~served[i*P + D];
             end
             assign req_bad[i] = ~bcast & rt_bad;
             // an ALL request's want set: link 0 of every child, or the flooding set
@@ -344,7 +392,7 @@ module lcan_switch #(
                 assign f_drop[i] = cand_valid[i] & ~req_all[i] & empty;
                 // circuit: every header is a request (spec 7.2); packet: an unroutable ONE or an
                 // ALL with nothing left to copy makes no request (spec 14.3)
-                assign f_valid[i] = cand_valid[i] & (CIRCUIT ? 1'b1 : ~empty);
+                assign f_valid[i] = rq[i] & (CIRCUIT ? 1'b1 : ~empty);
                 assign f_cover[i] = (((served[i*P +: P] | grant[i*P +: P]) & want_all & on) ==
                                      (want_all & on));
             end else begin : g_nf
@@ -362,11 +410,17 @@ module lcan_switch #(
             // (ALL: served and this tick's grants cover the want set, C0 or the flooding set)
             // (FAULTS = 1: an unroutable ONE is consumed, an ALL when the masked want is covered)
             if (FLT) begin : g_cons_f
-                assign consume[i] = cand_valid[i] & (f_drop[i] | (req_all[i] ? f_cover[i] : granted[i]));
+                assign consume_a[i] = cand_valid[i] & (f_drop[i] | (req_all[i] ? f_cover[i] : granted[i]));
             end else begin : g_cons
-                assign consume[i] = cand_valid[i] &
+                assign consume_a[i] = cand_valid[i] &
                     (req_bad[i] | (req_all[i] ?
                         (((served[i*P +: P] | grant[i*P +: P]) & want_all) == want_all) : granted[i]));
+            end
+            // spec 8.7 step 2: a flooding candidate is consumed when its flood queues accept it
+            if (FQ) begin : g_cons_fq
+                assign consume[i] = fl_cand[i] ? fl_accept[i] : consume_a[i];
+            end else begin : g_cons_a
+                assign consume[i] = consume_a[i];
             end
 
             // route's want is read at link 0 of each child only; its start is lcan_alloc's job
@@ -419,7 +473,7 @@ module lcan_switch #(
                 .r_in     (r_in),
                 .r_up     (r_up),
                 .r_dn     (r_dn),
-                .avail    (avail),
+                .avail    (avail_a),
                 .up_perm  (up_perm),
                 .grant    (grant),
                 .out_valid(out_valid),
@@ -438,15 +492,18 @@ module lcan_switch #(
         end else if (FLT) begin : g_step_f
             assign lfsr_step = |f_valid;
         end else begin : g_step_p
-            assign lfsr_step = |(cand_valid & ~req_bad);
+            // (FLOOD_Q > 0: flooding candidates are not requests, spec 8.7 step 5)
+            assign lfsr_step = |(rq & ~req_bad);
         end
     endgenerate
 
     // ---------------------------------------------------------------- outputs: one crossbar
     // xsel, output o's column: the allocator's grant (a header, or a packet-mode flit) or, in circuit
-    // mode, data_sel (the data flit following output o's circuit); never both on one output (spec
-    // 7.2: a header needs set_o = 0, data needs set_o = 1). One AND-OR multiplexer per output.
-    wire [P-1:0]    wr = out_valid;
+    // mode, data_sel (the data flit following output o's circuit), or, with flood queues, the
+    // queue's head; never two on one output (spec 7.2: a header needs set_o = 0, data needs set_o =
+    // 1; spec 8.7: the allocator does not see an output whose queue is busy). One AND-OR
+    // multiplexer per output.
+    wire [P-1:0]    wr = out_valid | fl_send;
     wire [P*P-1:0]  data_sel;
     wire [P-1:0]    data_wr;
     reg  [P*FW-1:0] xbar_flit;
@@ -460,6 +517,8 @@ module lcan_switch #(
             for (gi = 0; gi < P; gi = gi + 1)
                 if (grant[gi*P + go] | data_sel[go*P + gi])
                     xbar_flit[go*FW +: FW] = xbar_flit[go*FW +: FW] | cand_flit[gi*FW +: FW];
+            if (fl_send[go])
+                xbar_flit[go*FW +: FW] = xbar_flit[go*FW +: FW] | fl_flit[go*FW +: FW];
         end
     end
 
@@ -526,12 +585,12 @@ module lcan_switch #(
         cnt_drop_q <= cnt_drop_d;
     end
 
-    wire [P*8-1:0] dbg_view;
+    wire [DBGW-1:0] dbg_view;
 
     assign cnt_up = (OBSERVE != 0) ? cnt_up_q : 32'd0;
     assign cnt_down = (OBSERVE != 0) ? cnt_down_q : 32'd0;
     assign cnt_drop = (OBSERVE != 0) ? cnt_drop_q : 32'd0;
-    assign dbg = (OBSERVE != 0) ? dbg_view : {(P*8){1'b0}};
+    assign dbg = (OBSERVE != 0) ? dbg_view : {DBGW{1'b0}};
 
     // ---------------------------------------------------------------- mode-specific state
     generate
@@ -559,7 +618,12 @@ module lcan_switch #(
             for (i = 0; i < P; i = i + 1) begin : g_served
                 assign served[i*P +: P] = {P{1'b0}};
             end
-            wire unused_ok = &{1'b0, consume, req_bad};
+            // no flood queues in circuit mode (FQ = 0: the fl_* wires are constant 0)
+            assign fl_accept = {P{1'b0}};
+            assign fl_send = {P{1'b0}};
+            assign fl_busy = {P{1'b0}};
+            assign fl_flit = {(P*FW){1'b0}};
+            wire unused_ok = &{1'b0, consume, req_bad, fl_cand, fl_set, rq};
         end else begin : g_packet
             lcan_switch_packet #(
                 .P     (P),
@@ -569,7 +633,10 @@ module lcan_switch #(
                 .LEAF  (LEVEL == 1),
                 .MASK  (C0 | UP0),
                 .AW    ((clog2(DEPTH) < 1) ? 1 : clog2(DEPTH)),
-                .CW    (clog2(DEPTH + 1))
+                .CW    (clog2(DEPTH + 1)),
+                .FLOOD_Q(FQ ? FLOOD_Q : 0),
+                .QAW   ((clog2(FLOOD_Q) < 1) ? 1 : clog2(FLOOD_Q)),
+                .QCW   ((clog2(FLOOD_Q + 1) < 1) ? 1 : clog2(FLOOD_Q + 1))
             ) u_packet (
                 .clk       (clk),
                 .rst       (rst),
@@ -584,6 +651,13 @@ module lcan_switch #(
                 .cand_flit (cand_flit),
                 .served    (served),
                 .avail     (avail),
+                .fl_cand   (fl_cand),
+                .fl_set    (fl_set),
+                .off       (FLT ? port_off : {P{1'b0}}),
+                .fl_accept (fl_accept),
+                .fl_send   (fl_send),
+                .fl_busy   (fl_busy),
+                .fl_flit   (fl_flit),
                 .dbg       (dbg_view)
             );
             assign data_wr = {P{1'b0}};

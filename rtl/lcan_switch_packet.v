@@ -5,8 +5,16 @@
 // (a bypass flit is not stored), served is cleared and one credit goes back; otherwise served
 // collects the tick's grants and a bypass flit is stored. A flit arriving behind a non-empty FIFO
 // is pushed. cr_o counts down per flit written to o and up per credit arriving on o; level-1
-// downers (LEAF) face ideal sinks: always available, cr shown as 0. Timing: FIFOs, served, cr and
-// credit-out are registers; avail, dbg, rx_ret come from registers; cand_* also from rx (bypass).
+// downers (LEAF) face ideal sinks: always available, cr shown as 0.
+// FLOOD_Q > 0 (spec 8.7): every output of MASK owns a flood queue (lcan_flood_queue). The flooding
+// candidates (fl_cand, with their flood sets fl_set from lcan_switch) are accepted when every output
+// of the set has room for the copies all flooding candidates want to append this tick (q_o + n_o <=
+// FLOOD_Q); accepted ones append a copy to each queue of their set (ascending input order) and
+// lcan_switch consumes them. An output whose queue holds a flit after the appends (fl_busy) and that
+// is available and not off sends the queue's head (fl_send, fl_flit); an off output's queue is
+// emptied. dbg then has a second half: q_o at byte P + o (0 for outputs without a queue).
+// Timing: FIFOs, served, cr, credit-out and the flood queues are registers; avail, dbg, rx_ret come
+// from registers; cand_* also from rx (bypass); fl_* from cand_* and registers.
 `default_nettype none
 
 module lcan_switch_packet #(
@@ -24,7 +32,12 @@ module lcan_switch_packet #(
     parameter [P-1:0] MASK = {P{1'b1}},
     // FIFO pointer and count widths: max(1, clog2(DEPTH)) and clog2(DEPTH + 1) (from lcan_switch)
     parameter AW = 2,
-    parameter CW = 3
+    parameter CW = 3,
+    // flood queue entries (spec 8.7): 0 = no flood queues (fl_* unused, fl_accept/fl_send/fl_busy 0)
+    parameter FLOOD_Q = 0,
+    // flood queue pointer and count widths: max(1, clog2(FLOOD_Q)) and clog2(FLOOD_Q + 1)
+    parameter QAW = 1,
+    parameter QCW = 1
 ) (
     input  wire            clk,
     input  wire            rst,
@@ -41,7 +54,19 @@ module lcan_switch_packet #(
     output wire [P*FW-1:0] cand_flit,
     output wire [P*P-1:0]  served,
     output wire [P-1:0]    avail,
-    output wire [P*8-1:0]  dbg
+    // flood queues (FLOOD_Q > 0, spec 8.7): input i's candidate is a flooding broadcast, its flood
+    // set fl_set[i*P +: P] (off ports removed); local port o off (queue emptied, nothing sent);
+    // candidate accepted (consumed); output o sends its queue's head fl_flit[o*FW +: FW]; output o's
+    // queue holds a flit after the appends (the allocator must not use o)
+    input  wire [P-1:0]    fl_cand,
+    input  wire [P*P-1:0]  fl_set,
+    input  wire [P-1:0]    off,
+    output wire [P-1:0]    fl_accept,
+    output wire [P-1:0]    fl_send,
+    output wire [P-1:0]    fl_busy,
+    output wire [P*FW-1:0] fl_flit,
+    // debug view: cr_o at byte o; with FLOOD_Q > 0 q_o at byte P + o
+    output wire [P*8*((FLOOD_Q > 0) ? 2 : 1)-1:0] dbg
 );
 
     localparam [CW-1:0] CR_FULL = DEPTH[CW-1:0];
@@ -134,6 +159,77 @@ module lcan_switch_packet #(
                 assign dbg[g*8 +: 8] = cr_ext[7:0];
                 wire unused_ok = &{1'b0, cr_ext};
             end
+        end
+    endgenerate
+
+    // ---------------------------------------------------------------- flood queues (spec 8.7)
+    generate
+        if (FLOOD_Q > 0) begin : g_flood
+            // n_o + q_o <= FLOOD_Q <= 255 with n_o <= P <= 128: 9 bits hold every sum
+            localparam [8:0] FQ_MAX = FLOOD_Q[8:0];
+            wire [P-1:0] room;
+
+            for (g = 0; g < P; g = g + 1) begin : g_q
+                if (MASK[g]) begin : g_queue
+                    // the inputs whose flooding candidate has g in its flood set, and the accepted ones
+                    reg  [P-1:0]   want;
+                    reg  [8:0]     n_want;
+                    wire [P-1:0]   app = want & fl_accept;
+                    wire [QCW-1:0] q;
+                    wire [QCW+8:0] q_ext = {9'd0, q};
+                    integer        k;
+
+                    always @* begin
+                        n_want = 9'd0;
+                        for (k = 0; k < P; k = k + 1) begin
+                            want[k] = fl_set[k*P + g];
+                            n_want = n_want + {8'd0, want[k]};
+                        end
+                    end
+
+                    lcan_flood_queue #(
+                        .N    (P),
+                        .WIDTH(FW),
+                        .DEPTH(FLOOD_Q),
+                        .AW   (QAW),
+                        .CW   (QCW)
+                    ) u_queue (
+                        .clk  (clk),
+                        .rst  (rst),
+                        .clr  (off[g]),
+                        .app  (app),
+                        .din  (cand_flit),
+                        .pop  (fl_send[g]),
+                        .head (fl_flit[g*FW +: FW]),
+                        .busy (fl_busy[g]),
+                        .count(q)
+                    );
+
+                    // spec 8.7 step 2: q_o (before the tick) + n_o <= FLOOD_Q
+                    assign room[g] = (q_ext[8:0] + n_want) <= FQ_MAX;
+                    // step 3: the head leaves when the output is available and not off
+                    assign fl_send[g] = fl_busy[g] & avail[g] & ~off[g];
+                    assign dbg[(P + g)*8 +: 8] = q_ext[7:0];
+                    wire unused_q = &{1'b0, q_ext};
+                end else begin : g_none
+                    // no flooding broadcast is ever sent here (not in any flood set)
+                    assign room[g] = 1'b1;
+                    assign fl_send[g] = 1'b0;
+                    assign fl_busy[g] = 1'b0;
+                    assign fl_flit[g*FW +: FW] = {FW{1'b0}};
+                    assign dbg[(P + g)*8 +: 8] = 8'd0;
+                end
+                // step 2: accepted when every output of the flood set has room (an empty set: always)
+                assign fl_accept[g] = fl_cand[g] & ((fl_set[g*P +: P] & ~room) == {P{1'b0}});
+            end
+            // outputs without a queue are never in a flood set: their off bit is not needed
+            wire unused_off = &{1'b0, off};
+        end else begin : g_no_flood
+            assign fl_accept = {P{1'b0}};
+            assign fl_send = {P{1'b0}};
+            assign fl_busy = {P{1'b0}};
+            assign fl_flit = {(P*FW){1'b0}};
+            wire unused_fl = &{1'b0, fl_cand, fl_set, off};
         end
     endgenerate
 endmodule

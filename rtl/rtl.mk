@@ -38,6 +38,9 @@ RTL_LINT_ROTATE := lcan-2-4-16 lcan-3-3-81 bft-4-1-2-4-8 pgft-3-odd gft-1-4-1
 # linted with FAULTS = 1 as well (spec 14: reach rows, masks, lcan_alloc_chain), with UP_CHOICE = 1
 # (the sigma scan; rotate only changes the chain's start input, linted with FAULTS = 0)
 RTL_LINT_FAULTS := lcan-2-4-16 lcan-3-3-81 bft-4-1-2-4-8 pgft-3-odd gft-1-4-1
+# linted with flood queues as well (spec 8.7, FLOOD_Q > 0: packet mode, UP_CHOICE = 1, each FAULTS
+# value of the configuration): NAME:FLOOD_Q - a one-flit queue, 255 (the widest count), one of 2..5
+RTL_LINT_FLOOD := bft-4-1-2-4-8:255 pgft-3-odd:5 gft-1-4-1:5
 
 RTL_SYNTH_CONFIGS := \
   lcan-2-2-16=4:2,2,2,2:1,2,2,2:1,1,1,1 \
@@ -74,7 +77,7 @@ RTL_VL_SMOKE_CONFIGS := \
   cm5=4:4,4,4,4:2,2,2,4:1,1,1,1=1 \
   lcan-4-2-64=3:4,4,4:1,2,2:1,1,1=1
 
-RTL_CELL_TESTS := lfsr rr_pick alloc alloc_eq fifo offsets sigma seeding route
+RTL_CELL_TESTS := lfsr rr_pick alloc alloc_eq fifo flood_queue offsets sigma seeding route
 # test-only cell compiled with every cell test: the reference allocator chain's wrapper (the chain,
 # rtl/lcan_alloc_chain.v, is in rtl/lcan_network.f)
 RTL_CELL_EXTRA := tb/cells/lcan_alloc_chain_wrap.v
@@ -86,37 +89,41 @@ TESTS += test-rtl
 
 lint-rtl: lint-rtl-verilator lint-rtl-iverilog synth-smoke
 
-# verilator -Wall: every configuration, both modes (UP_CHOICE = 0 too for RTL_LINT_ROTATE); waivers
-# only in rtl/lint.vlt
+# verilator -Wall: every configuration, both modes (UP_CHOICE = 0 too for RTL_LINT_ROTATE, FLOOD_Q > 0
+# too for RTL_LINT_FLOOD); waivers only in rtl/lint.vlt
 lint-rtl-verilator: $(BUILD)/lcan
 	@set -e; n=0; for c in $(RTL_CONFIGS); do name=$${c%%=*}; cfg=$${c#*=}; \
 	  ucs="1 $$(case " $(RTL_LINT_ROTATE) " in *" $$name "*) echo 0;; esac)"; \
 	  fls="0 $$(case " $(RTL_LINT_FAULTS) " in *" $$name "*) echo 1;; esac)"; \
-	  for mode in 0 1; do for uc in $$ucs; do for fl in $$fls; do \
+	  fqs="0 $$(for f in $(RTL_LINT_FLOOD); do case $$f in "$$name":*) echo "$${f#*:}";; esac; done)"; \
+	  for mode in 0 1; do for uc in $$ucs; do for fl in $$fls; do for fq in $$fqs; do \
 	    if [ $$uc = 0 ] && [ $$fl = 1 ]; then continue; fi; \
+	    if [ $$fq != 0 ] && { [ $$mode = 0 ] || [ $$uc = 0 ]; }; then continue; fi; \
 	    $(VERILATOR) --lint-only -Wall rtl/lint.vlt $(RTL_INC) -f $(RTL_F) --top-module lcan_network \
-	      $$(bash rtl/params.sh verilator $$cfg $$mode) -GUP_CHOICE=$$uc -GFAULTS=$$fl \
-	      || { echo "lint-rtl: verilator FAILED on $$name mode $$mode UP_CHOICE $$uc FAULTS $$fl"; exit 1; }; \
+	      $$(bash rtl/params.sh verilator $$cfg $$mode) -GUP_CHOICE=$$uc -GFAULTS=$$fl -GFLOOD_Q=$$fq \
+	      || { echo "lint-rtl: verilator FAILED on $$name mode $$mode UP_CHOICE $$uc FAULTS $$fl FLOOD_Q $$fq"; exit 1; }; \
 	    n=$$((n+1)); \
-	  done; done; done; done; \
-	echo "lint-rtl: verilator -Wall clean on $$n configuration/mode/UP_CHOICE/FAULTS combinations"
+	  done; done; done; done; done; \
+	echo "lint-rtl: verilator -Wall clean on $$n configuration/mode/UP_CHOICE/FAULTS/FLOOD_Q combinations"
 
 # iverilog -Wall: compile (elaborate) every configuration, both modes; any warning fails
 lint-rtl-iverilog: $(BUILD)/lcan
 	@set -e; mkdir -p $(RTL_BUILD); n=0; for c in $(RTL_CONFIGS); do name=$${c%%=*}; cfg=$${c#*=}; \
 	  ucs="1 $$(case " $(RTL_LINT_ROTATE) " in *" $$name "*) echo 0;; esac)"; \
 	  fls="0 $$(case " $(RTL_LINT_FAULTS) " in *" $$name "*) echo 1;; esac)"; \
-	  for mode in 0 1; do for uc in $$ucs; do for fl in $$fls; do \
+	  fqs="0 $$(for f in $(RTL_LINT_FLOOD); do case $$f in "$$name":*) echo "$${f#*:}";; esac; done)"; \
+	  for mode in 0 1; do for uc in $$ucs; do for fl in $$fls; do for fq in $$fqs; do \
 	    if [ $$uc = 0 ] && [ $$fl = 1 ]; then continue; fi; \
+	    if [ $$fq != 0 ] && { [ $$mode = 0 ] || [ $$uc = 0 ]; }; then continue; fi; \
 	    $(IVERILOG) -g2005 $(IVERILOG_WARN) -o $(RTL_BUILD)/lint.vvp -s lcan_network \
 	      $$(bash rtl/params.sh iverilog $$cfg $$mode) -Plcan_network.UP_CHOICE=$$uc -Plcan_network.FAULTS=$$fl \
-	      $(RTL_INC) -f $(RTL_F) > $(RTL_BUILD)/iverilog-lint.log 2>&1 \
-	      || { cat $(RTL_BUILD)/iverilog-lint.log; echo "lint-rtl: iverilog FAILED on $$name mode $$mode UP_CHOICE $$uc FAULTS $$fl"; exit 1; }; \
+	      -Plcan_network.FLOOD_Q=$$fq $(RTL_INC) -f $(RTL_F) > $(RTL_BUILD)/iverilog-lint.log 2>&1 \
+	      || { cat $(RTL_BUILD)/iverilog-lint.log; echo "lint-rtl: iverilog FAILED on $$name mode $$mode UP_CHOICE $$uc FAULTS $$fl FLOOD_Q $$fq"; exit 1; }; \
 	    if [ -s $(RTL_BUILD)/iverilog-lint.log ]; then cat $(RTL_BUILD)/iverilog-lint.log; \
-	      echo "lint-rtl: iverilog warnings on $$name mode $$mode UP_CHOICE $$uc FAULTS $$fl"; exit 1; fi; \
+	      echo "lint-rtl: iverilog warnings on $$name mode $$mode UP_CHOICE $$uc FAULTS $$fl FLOOD_Q $$fq"; exit 1; fi; \
 	    n=$$((n+1)); \
-	  done; done; done; done; \
-	echo "lint-rtl: iverilog -Wall clean on $$n configuration/mode/UP_CHOICE/FAULTS combinations"
+	  done; done; done; done; done; \
+	echo "lint-rtl: iverilog -Wall clean on $$n configuration/mode/UP_CHOICE/FAULTS/FLOOD_Q combinations"
 
 # yosys: generic synthesis of the whole network; prints the cell count of each run
 synth-smoke: $(BUILD)/lcan

@@ -37,6 +37,9 @@ module tb_top;
     // Fault support (spec 14): 1 builds the reach rows and masks and drives the fault pins from the
     // harness every cycle; 0 ties them to 0 (the network ignores them).
     parameter integer FAULTS = 0;
+    // Flood queues (spec 8.7, packet mode): FLOOD_Q flits per queue, 0 = none. The debug view then
+    // has two blocks (spec 9): cr, then q.
+    parameter integer FLOOD_Q = 0;
 
     // the geometry: NP, FW, DBG_BYTES (rtl/lcan_geom.vh, the functions lcan_network sizes its
     // ports with)
@@ -56,7 +59,9 @@ module tb_top;
     wire [H*32-1:0] cnt_up;
     wire [H*32-1:0] cnt_down;
     wire [H*32-1:0] cnt_drop;
-    wire [DBG_BYTES*8-1:0] dbg;
+    // the whole debug view: DBG_BYTES, twice with flood queues (spec 9, 13)
+    localparam integer DBG_ALL = DBG_BYTES * ((MODE != 0 && FLOOD_Q > 0) ? 2 : 1);
+    wire [DBG_ALL*8-1:0] dbg;
     // the fault pins (spec 13, 14.1-14.2): NL, NS, RW of rtl/lcan_geom.vh
     reg [NL-1:0] link_off = {NL{1'b0}};
     reg [NS-1:0] sw_off = {NS{1'b0}};
@@ -75,7 +80,8 @@ module tb_top;
         .PAYLOAD_W(PAYLOAD_W),
         .DEPTH(DEPTH),
         .UP_CHOICE(UP_CHOICE),
-        .FAULTS(FAULTS)
+        .FAULTS(FAULTS),
+        .FLOOD_Q(FLOOD_Q)
     ) dut (
         .clk(clk),
         .rst(rst),
@@ -111,19 +117,19 @@ module tb_top;
     import "DPI-C" function int lcan_tb_init(input int h, input bit [H*32-1:0] m, input bit [H*32-1:0] w,
         input bit [H*32-1:0] p, input int mode, input int payload_w, input int depth, input int up_choice,
         input int np, input int fw, input int dbg_bytes, input int faults, input int nl, input int ns,
-        input int rw);
+        input int rw, input int flood_q);
     import "DPI-C" function int lcan_tb_inputs(output int rst_o, output int clear_o, output int seed_o,
         output bit [NP-1:0] inj_valid_o, output bit [NP*FW-1:0] inj_flit_o, output bit [NP-1:0] ej_ack_o);
     import "DPI-C" function void lcan_tb_outputs(input bit [NP-1:0] inj_ready_i, input bit [NP-1:0] inj_ack_i,
         input bit [NP-1:0] ej_valid_i, input bit [NP*FW-1:0] ej_flit_i, input bit [H*32-1:0] cnt_up_i,
-        input bit [H*32-1:0] cnt_down_i, input bit [H*32-1:0] cnt_drop_i, input bit [DBG_BYTES*8-1:0] dbg_i);
+        input bit [H*32-1:0] cnt_down_i, input bit [H*32-1:0] cnt_drop_i, input bit [DBG_ALL*8-1:0] dbg_i);
     import "DPI-C" function void lcan_tb_final();
     import "DPI-C" function void lcan_tb_fault_inputs(output bit [NL-1:0] link_off_o, output bit [NS-1:0] sw_off_o,
         output int cfg_we_o, output int cfg_addr_o, output bit [RWP-1:0] cfg_row_o);
 
     task harness_init;
-        tb_status = lcan_tb_init(H, M, W, P, MODE, PAYLOAD_W, DEPTH, UP_CHOICE, NP, FW, DBG_BYTES, FAULTS, NL, NS,
-                                 RWP);
+        tb_status = lcan_tb_init(H, M, W, P, MODE, PAYLOAD_W, DEPTH, UP_CHOICE, NP, FW, DBG_ALL, FAULTS, NL, NS,
+                                 RWP, FLOOD_Q);
     endtask
     task harness_inputs;
         tb_done = lcan_tb_inputs(tb_rst, tb_clear, tb_seed, inj_valid, inj_flit, ej_ack);
@@ -139,8 +145,8 @@ module tb_top;
     endtask
 `else
     task harness_init;
-        $lcan_tb_init(H, M, W, P, MODE, PAYLOAD_W, DEPTH, UP_CHOICE, NP, FW, DBG_BYTES, FAULTS, NL, NS, RWP,
-                      tb_status);
+        $lcan_tb_init(H, M, W, P, MODE, PAYLOAD_W, DEPTH, UP_CHOICE, NP, FW, DBG_ALL, FAULTS, NL, NS, RWP,
+                      FLOOD_Q, tb_status);
     endtask
     task harness_inputs;
         $lcan_tb_inputs(tb_done, tb_rst, tb_clear, tb_seed, inj_valid, inj_flit, ej_ack);

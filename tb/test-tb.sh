@@ -17,6 +17,9 @@
 #             --fault-at) and collective bcast under --faults on the RTL print the model's JSON
 # The matrix runs UP_CHOICE uniform (the default) everywhere and rotate (--up-choice rotate, its own
 # binaries) on two networks with U >= 3 uppers; packet lockstep mixes tree and flooding broadcasts.
+# Flood queues (spec 8.7, FLOOD_Q > 0): two packet lockstep runs with many flooding broadcasts on
+# bft(3;1,1,1), FLOOD_Q 8 (the binary of the mnb collective below) and 2 (queues fill); the mnb
+# collective (flooding, FLOOD_Q = n) must take seed 000's n + 1 steps.
 # LCAN_BUILD=DIR: the build directory (default build; `make test-tb` passes its BUILD).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -78,6 +81,12 @@ lockstep m15 verilator cm5               circuit worst     5000
 # (lcan(2,3,8): 3 uppers at level 1, 2; bft(4;1,2,4,8): 2, 4, 8 parallel uppers)
 lockstep m16 verilator 'lcan(2,3,8)'     circuit random    8000 --up-choice rotate
 lockstep m17 verilator 'bft(4;1,2,4,8)'  packet  random    6000 --up-choice rotate
+# flood queues (spec 8.7): m18 shares the binary of c-cbft8-mnb-flood (DEPTH 8, FLOOD_Q 8: the mnb
+# rule of lcan_collective_engine_cfg for n = 8); m19 (its own binary) has queues of 2 flits that fill
+# (FLOOD_Q >= m_l = 2: below that, two children flooding at once block each other, see spec 8.7)
+lockstep m18 verilator 'bft(3;1,1,1)'    packet  random    6000 --depth 8 --flood-queue 8 --bcast-rate 0.3 \
+  --flood-share 0.8
+lockstep m19 verilator 'bft(3;1,1,1)'    packet  random    6000 --flood-queue 2 --bcast-rate 0.3 --flood-share 0.8
 
 if [ "$total_cycles" -ge 100000 ]; then
   ok "matrix: $total_cycles Verilator cycles in lockstep (>= 100000)"
@@ -135,13 +144,15 @@ fi
 
 # collective: the RTL engine prints the model engine's JSON, and seed 000's step counts.
 # coll NAME ENGINE SPEC OP: compares with --engine model, checks the steps (seed000_steps below)
-seed000_steps() { # SPEC OP -> the paper's count for bft(h;c_1,..,c_h), n = 2^h
-  python3 - "$1" "$2" <<'PY'
+seed000_steps() { # SPEC OP [OPTIONS] -> the paper's count for bft(h;c_1,..,c_h), n = 2^h
+  python3 - "$1" "$2" "${3:-}" <<'PY'
 import re, sys
 h, cs = re.fullmatch(r"bft\((\d+);([\d,]+)\)", sys.argv[1]).groups()
 h = int(h); c = [int(x) for x in cs.split(",")]; n = 2 ** h
 op = sys.argv[2]
-if op == "bcast":
+if op == "mnb" and "--broadcast tree" not in sys.argv[3]:
+    print(n + 1)                      # Thm 2: flooding with a queue per outgoing link (spec 8.7)
+elif op == "bcast":
     print(2 * h)                      # Table 1: 2 log n
 elif op in ("scatter", "gather"):
     print(n + 1)                      # Thm 1: n + 1
@@ -150,7 +161,7 @@ elif op == "alltoall":                # formula (2): sum ceil(4^(i-1)/c_i) + 2 l
 PY
 }
 coll() { # NAME ENGINE SPEC OP [extra options for both engines]; no step check when seed 000 has none
-  local name=$1 eng=$2 spec=$3 op=$4 want; shift 4; want=$(seed000_steps "$spec" "$op")
+  local name=$1 eng=$2 spec=$3 op=$4 want; shift 4; want=$(seed000_steps "$spec" "$op" "$*")
   "$LCAN" collective "$spec" --op "$op" "$@" --json >"$OUT/$name-model.json" 2>&1
   "$LCAN" collective "$spec" --op "$op" "$@" --engine "$eng" --json >"$OUT/$name.json" 2>"$OUT/$name.err"
   local rc=$?

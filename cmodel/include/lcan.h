@@ -93,13 +93,20 @@ typedef struct {
     int payload_w;   /* PAYLOAD_W, 1..32, default 16 */
     int depth;       /* DEPTH (packet mode), >= 1, default 4 */
     lcan_up_choice up_choice; /* UP_CHOICE, default LCAN_UP_UNIFORM */
+    int flood_q;     /* FLOOD_Q (packet mode), 0..255, default 0: flood queues of spec 8.7 */
 } lcan_cfg;
 
 void lcan_cfg_default(lcan_cfg *c);
 
 typedef struct lcan_net lcan_net;
 
+/* cfg NULL: the defaults. LCAN_ERR_ARG for a mode or UP_CHOICE not listed, PAYLOAD_W outside 1..32,
+ * DEPTH outside 1..255, FLOOD_Q outside 0..255 (in either mode; circuit mode ignores it);
+ * LCAN_ERR_PARAM when FW > 63, or in packet mode when FLOOD_Q is neither 0 nor at least
+ * lcan_net_flood_q_min(t). */
 lcan_status lcan_net_new(const lcan_topo *t, const lcan_cfg *cfg, lcan_net **out);
+/* The smallest FLOOD_Q > 0 a network of t accepts (spec 8.7): the largest m_l. */
+int lcan_net_flood_q_min(const lcan_topo *t);
 void lcan_net_free(lcan_net *n);
 int lcan_net_flit_width(const lcan_net *n); /* FW = 2 + ADDR_W + PAYLOAD_W (<= 64) */
 
@@ -149,8 +156,14 @@ lcan_status lcan_net_engine_tick(void *engine, const lcan_in *in, lcan_out *out)
 
 /* Debug view (spec 9): the 8-bit field of local output `port` of switch (level, index). */
 uint8_t lcan_net_debug(const lcan_net *n, int level, uint32_t index, int port);
-/* The whole debug view as one byte array in spec 9's order; returns its length. buf may be NULL
- * to ask for the length. */
+/* The count q_o of the flood queue of local output `port` of switch (level, index) (spec 8.7): the
+ * second block's field of the debug view; 0 for an output without a flood queue, in circuit mode,
+ * with FLOOD_Q = 0 and for arguments out of range. */
+uint8_t lcan_net_flood_q(const lcan_net *n, int level, uint32_t index, int port);
+/* The whole debug view as one byte array in spec 9's order; returns its length: DBG_BYTES (the
+ * number of switch ports), 2 * DBG_BYTES in packet mode with FLOOD_Q > 0 (the second block: q_o of
+ * every output in the same order). buf may be NULL to ask for the length; at most len bytes are
+ * written. */
 size_t lcan_net_debug_dump(const lcan_net *n, uint8_t *buf, size_t len);
 
 /* ------------------------------------------------------------------ studies (spec 7.5, 10) */

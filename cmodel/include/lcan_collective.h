@@ -72,19 +72,23 @@ typedef struct {
                              (spec 8.5: every leaf, the source included, n copies) */
     lcan_up_choice up_choice; /* UP_CHOICE of the engine (spec 6; the model engine is built with it,
                              printed as "up_choice") */
+    int flood_q;          /* FLOOD_Q of the engine (spec 8.7: a flood queue per outgoing link, 0..255);
+                             -1 = lcan_collective_engine_cfg's choice. The queues are read from the
+                             debug view's second block, which the engine shows when FLOOD_Q > 0 */
     const struct lcan_faults *faults; /* NULL: none; else spec 14.5 (bcast on every usable tree) */
 } lcan_coll_opts;
 
 /* Defaults: root 0, 1 flit, 1 tree, hw broadcast, pipelined, sum, no compaction, depth 4,
  * payload_w 16, net_seed 1, value_seed 1, automatic tick limit, no debug view, flooding
- * broadcasts, UP_CHOICE uniform. */
+ * broadcasts, UP_CHOICE uniform, flood_q -1 (the driver's choice). */
 void lcan_coll_opts_default(lcan_coll_opts *o);
 
-/* The engine configuration an op needs: PAYLOAD_W large enough for the message numbers (16 or 32)
- * and the DEPTH the model engine uses (4; mnb: min(255, max(4, N)) so that its queues can grow).
- * Either pointer may be NULL. */
+/* The engine configuration an op needs: PAYLOAD_W large enough for the message numbers (16 or 32),
+ * the DEPTH the model engine uses (4; mnb: min(255, max(4, N)) so that its queues can grow) and
+ * FLOOD_Q (o->flood_q when >= 0; else mnb with flooding broadcasts: min(255, max(4, N)), the
+ * paper's queue per outgoing link with room for every message; else 0). Any pointer may be NULL. */
 void lcan_collective_engine_cfg(const lcan_topo *t, lcan_coll_op op, const lcan_coll_opts *o,
-                                int *payload_w, int *depth);
+                                int *payload_w, int *depth, int *flood_q);
 
 typedef struct {
     uint64_t steps;          /* tick of the last delivery (first injection on tick 1) */
@@ -106,6 +110,10 @@ typedef struct {
                                                switch: upper inputs, and downer inputs for i >= 2 =
                                                max(queue_up[i-1], queue_down[i+1]); -1: no view */
     int queue_peak_ub[LCAN_MAX_LEVELS + 1]; /* the same from max_queue_ub's upper bounds */
+    int flood_up[LCAN_MAX_LEVELS + 1];   /* FLOOD_Q > 0 (spec 8.7): per level i = 1..h, the largest q_o
+                                            after a tick over the flood queues of level-i upper
+                                            outputs (seed 000 4.1: 2^(i-1) on a CBFT); -1: none */
+    int flood_down[LCAN_MAX_LEVELS + 1]; /* ... of level-i downer outputs; -1: none */
     uint64_t messages;       /* packets injected */
     uint64_t deliveries;     /* flits ejected */
     uint64_t errors;         /* missing, duplicate, misplaced or wrong deliveries / results */
@@ -131,13 +139,15 @@ lcan_status lcan_collective_run(const lcan_topo *t, lcan_coll_op op, const lcan_
                                 lcan_tick_fn tick, void *engine, lcan_coll_result *res);
 
 /* Convenience: build the model (packet mode, lcan_collective_engine_cfg's depth unless o->depth is
- * larger than 4, its payload width), run, free. o's depth / payload_w / debug are overridden. */
+ * larger than 4, its payload width and FLOOD_Q), run, free. o's depth / payload_w / flood_q / debug
+ * are overridden. */
 lcan_status lcan_collective_run_model(const lcan_topo *t, lcan_coll_op op, const lcan_coll_opts *o,
                                       lcan_coll_result *res);
 
 /* The model lcan_collective_run_model builds, for a caller that builds it itself (e.g. to watch
- * the ticks): *cfg is packet mode with lcan_collective_engine_cfg's payload width and depth (o->depth
- * when that is larger), *run is *o with the same payload_w and depth (debug is left to the caller). */
+ * the ticks): *cfg is packet mode with lcan_collective_engine_cfg's payload width, depth (o->depth
+ * when that is larger) and FLOOD_Q, *run is *o with the same payload_w, depth and flood_q (debug is
+ * left to the caller). */
 void lcan_collective_model_cfg(const lcan_topo *t, lcan_coll_op op, const lcan_coll_opts *o, lcan_cfg *cfg,
                                lcan_coll_opts *run);
 

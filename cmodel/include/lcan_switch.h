@@ -23,7 +23,7 @@ typedef struct {
     int w_up, p_up;     /* W_UP = w_{l+1} parents (0 at the top), P_UP = p_{l+1} */
     int addr_w;         /* ADDR_W */
     int dig_off, dig_w; /* DIG_OFF = O_l, DIG_W = B_l (spec 2.1) */
-    lcan_cfg cfg;       /* MODE, PAYLOAD_W, DEPTH, UP_CHOICE */
+    lcan_cfg cfg;       /* MODE, PAYLOAD_W, DEPTH, UP_CHOICE, FLOOD_Q (set it up with lcan_cfg_default) */
     uint32_t label;     /* strap: packed address of a_h..a_{l+1} (fields 1..l are 0) */
     uint32_t salt;      /* strap: spec 5's salt of (l, x) */
     uint32_t row_base;  /* strap: ROW_OFF(l) + x * U_l (spec 14.2) */
@@ -45,9 +45,10 @@ typedef struct lcan_sw lcan_sw;
 /* A switch in the state a reset with seed input 0 leaves (spec 9: LFSR = salt, or 1). LCAN_ERR_ARG
  * on a NULL argument or a bad cfg: level outside 1..LCAN_MAX_LEVELS, m or p_dn or p_up < 1,
  * w_up < 0, P = D + U above 128 (spec 1.1), ADDR_W outside 0..24, DIG_OFF + DIG_W > ADDR_W,
- * m > 2^DIG_W, PAYLOAD_W outside 1..32, DEPTH outside 1..255, an unknown mode or UP_CHOICE,
- * FW > 63. LCAN_ERR_NOMEM. The U reach rows (2^ADDR_W bits each) are allocated here, as zero pages
- * that cost memory only once written with something other than all ones. */
+ * m > 2^DIG_W, PAYLOAD_W outside 1..32, DEPTH outside 1..255, FLOOD_Q outside 0..255 (in either
+ * mode; circuit mode ignores it), an unknown mode or UP_CHOICE, FW > 63. LCAN_ERR_NOMEM. The U
+ * reach rows (2^ADDR_W bits each) are allocated here, as zero pages that cost memory only once
+ * written with something other than all ones. */
 lcan_status lcan_sw_new(const lcan_sw_cfg *cfg, lcan_sw **out);
 void lcan_sw_free(lcan_sw *s);
 int lcan_sw_ports(const lcan_sw *s);      /* P = D + U */
@@ -71,13 +72,15 @@ typedef struct {
     const uint64_t *cfg_row;
 } lcan_sw_in;
 
-/* Outputs of one tick: caller-provided arrays of P entries (dbg: P bytes); any pointer may be NULL
- * (not wanted). Invalid flits are written as 0. */
+/* Outputs of one tick: caller-provided arrays of P entries; any pointer may be NULL (not wanted).
+ * Invalid flits are written as 0. dbg holds P bytes, or 2 * P bytes when cfg.mode is packet and
+ * cfg.flood_q > 0 (spec 13.1): then dbg[P + o] is q_o, the count of output o's flood queue (spec
+ * 8.7; 0 for an output without one). */
 typedef struct {
     uint8_t *rx_ret;           /* ack-out (circuit) / credit-out (packet) register of input i */
     uint8_t *tx_valid;
     uint64_t *tx_flit;
-    uint8_t *dbg;              /* spec 9: circuit {set_o, src_o[6:0]}, packet cr_o */
+    uint8_t *dbg;              /* spec 9: circuit {set_o, src_o[6:0]}, packet cr_o; then q_o (above) */
     uint32_t cnt_up, cnt_down, cnt_drop;
 } lcan_sw_out;
 

@@ -55,6 +55,7 @@ void lcan_coll_opts_default(lcan_coll_opts *o)
     o->value_seed = 1;
     o->flood = 1;
     o->up_choice = LCAN_UP_UNIFORM;
+    o->flood_q = -1;
 }
 
 static const char *const op_names[] = {"bcast", "scatter", "gather", "mnb", "alltoall", "reduce", "prefix"};
@@ -132,7 +133,7 @@ static uint32_t bitrev(uint32_t x, int bits)
 static int64_t ceil_div64(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 void lcan_collective_engine_cfg(const lcan_topo *t, lcan_coll_op op, const lcan_coll_opts *o,
-                                int *payload_w, int *depth)
+                                int *payload_w, int *depth, int *flood_q)
 {
     uint64_t N = lcan_topo_leaves(t), ids;
     int pw = 16, d = 4;
@@ -151,6 +152,12 @@ void lcan_collective_engine_cfg(const lcan_topo *t, lcan_coll_op op, const lcan_
         *payload_w = pw;
     if (depth != NULL)
         *depth = d;
+    if (flood_q != NULL) {
+        if (o != NULL && o->flood_q >= 0)
+            *flood_q = o->flood_q;
+        else /* seed 000 4: a queue per outgoing link; a CBFT's longest holds 2^(h-2) = N/4 */
+            *flood_q = op == LCAN_COLL_MNB && (o == NULL || o->flood) ? d : 0;
+    }
 }
 
 /* ------------------------------------------------------------------ schedules */
@@ -376,8 +383,8 @@ typedef struct {
     uint64_t *inj_flit, *ej_flit;
     uint32_t cnt[3][LCAN_MAX_LEVELS];
     /* debug view */
-    size_t ndbg;
-    uint8_t *dbg;
+    size_t ndbg, ncr;                /* the view's bytes; its first block (cr_o of every output) */
+    uint8_t *dbg;                    /* ndbg = 2 ncr: the second block holds the flood queues' q_o */
     int16_t *o2, *o1; /* out(t-2), out(t-1) per byte */
     int ub_up[LCAN_MAX_LEVELS + 1], ub_down[LCAN_MAX_LEVELS + 1]; /* queue_up / queue_down's upper bounds */
     uint8_t *reached;                /* faults: per leaf, a copy arrived */
@@ -515,9 +522,27 @@ static void queue_update(coll_drv *d, const uint8_t *cur, int depth, lcan_coll_r
 static void queue_shift(coll_drv *d, const uint8_t *cur, int depth)
 {
     size_t b;
-    for (b = 0; b < d->ndbg; b++) {
+    for (b = 0; b < d->ncr; b++) {
         d->o2[b] = d->o1[b];
         d->o1[b] = (int16_t)(depth - (int)cur[b]);
+    }
+}
+
+/* The flood queues (spec 8.7), read directly: the view's second block holds q_o after the tick,
+ * in the first block's order. */
+static void flood_update(const coll_drv *d, const uint8_t *cur, lcan_coll_result *res)
+{
+    const uint8_t *q = cur + d->ncr;
+    int l;
+    for (l = 1; l <= d->h; l++) {
+        uint32_t S = lcan_topo_switches(d->t, l), x;
+        int D = lcan_topo_downers(d->t, l), P = D + lcan_topo_uppers(d->t, l), p;
+        for (x = 0; x < S; x++, q += P)
+            for (p = 0; p < P; p++) {
+                int *peak = p < D ? &res->flood_down[l] : &res->flood_up[l];
+                if (q[p] > *peak)
+                    *peak = q[p];
+            }
     }
 }
 
@@ -687,7 +712,7 @@ lcan_status lcan_collective_run(const lcan_topo *t, lcan_coll_op op, const lcan_
     res->lower_bound_ref = "";
     res->max_queue = res->max_queue_ub = res->max_outstanding = -1;
     for (i = 0; i <= LCAN_MAX_LEVELS; i++)
-        res->queue_peak[i] = res->queue_peak_ub[i] = -1;
+        res->queue_peak[i] = res->queue_peak_ub[i] = res->flood_up[i] = res->flood_down[i] = -1;
     memset(&d, 0, sizeof d);
     memset(&si, 0, sizeof si);
     si.paper = si.expect = -1;
@@ -700,7 +725,8 @@ lcan_status lcan_collective_run(const lcan_topo *t, lcan_coll_op op, const lcan_
     d.p1 = lcan_topo_p(t, 1);
     d.pw = o->payload_w;
     d.aw = lcan_topo_addr_width(t);
-    if (d.pw < 1 || d.pw > 32 || o->depth < 1 || o->depth > 255 || o->root >= d.N)
+    if (d.pw < 1 || d.pw > 32 || o->depth < 1 || o->depth > 255 || o->flood_q < -1 || o->flood_q > 255 ||
+        o->root >= d.N)
         return LCAN_ERR_ARG;
     d.pmask = ((uint64_t)1 << d.pw) - 1u;
     d.amask = ((uint64_t)1 << d.aw) - 1u;
@@ -823,7 +849,20 @@ lcan_status lcan_collective_run(const lcan_topo *t, lcan_coll_op op, const lcan_
         }
     }
     if (o->debug != NULL) {
+        int l;
         d.ndbg = o->debug(engine, NULL, 0);
+        for (l = 1; l <= d.h; l++)
+            d.ncr += (size_t)lcan_topo_switches(t, l) * (size_t)(lcan_topo_downers(t, l) + lcan_topo_uppers(t, l));
+        if (d.ndbg != d.ncr && d.ndbg != 2 * d.ncr) {
+            snprintf(res->err, sizeof res->err, "the engine's debug view has %zu bytes, not %zu or %zu (spec 9)",
+                     d.ndbg, d.ncr, 2 * d.ncr);
+            st = LCAN_ERR_ARG;
+            goto done;
+        }
+        for (l = 1; l <= d.h && d.ndbg == 2 * d.ncr; l++) {
+            res->flood_down[l] = 0;
+            res->flood_up[l] = l < d.h ? 0 : -1;
+        }
         d.dbg = calloc(d.ndbg + 1, 1);
         d.o1 = calloc(d.ndbg + 1, sizeof *d.o1);
         d.o2 = calloc(d.ndbg + 1, sizeof *d.o2);
@@ -887,6 +926,8 @@ lcan_status lcan_collective_run(const lcan_topo *t, lcan_coll_op op, const lcan_
             o->debug(engine, d.dbg, d.ndbg);
             queue_update(&d, d.dbg, o->depth, res, 0);
             queue_shift(&d, d.dbg, o->depth);
+            if (d.ndbg == 2 * d.ncr)
+                flood_update(&d, d.dbg, res);
         }
         if (d.rp != NULL && d.round_left == 0 && d.cur_round + 1 < coll_round_count(d.rp))
             release_round(&d, d.cur_round + 1, (uint32_t)(tk + 1), res);
@@ -952,9 +993,9 @@ static size_t model_debug(void *engine, uint8_t *buf, size_t len)
 void lcan_collective_model_cfg(const lcan_topo *t, lcan_coll_op op, const lcan_coll_opts *o, lcan_cfg *cfg,
                                lcan_coll_opts *run)
 {
-    int pw, depth;
+    int pw, depth, fq;
     *run = *o;
-    lcan_collective_engine_cfg(t, op, o, &pw, &depth);
+    lcan_collective_engine_cfg(t, op, o, &pw, &depth, &fq);
     if (o->depth > depth)
         depth = o->depth;
     lcan_cfg_default(cfg);
@@ -962,8 +1003,10 @@ void lcan_collective_model_cfg(const lcan_topo *t, lcan_coll_op op, const lcan_c
     cfg->payload_w = pw;
     cfg->depth = depth;
     cfg->up_choice = o->up_choice;
+    cfg->flood_q = fq;
     run->payload_w = pw;
     run->depth = depth;
+    run->flood_q = fq;
 }
 
 lcan_status lcan_collective_run_model(const lcan_topo *t, lcan_coll_op op, const lcan_coll_opts *o,

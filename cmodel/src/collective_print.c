@@ -42,6 +42,10 @@ void lcan_collective_print(FILE *f, const lcan_topo *t, lcan_coll_op op, const c
         lcan_json_ints(f, r->queue_peak + 1, h);
         fprintf(f, ", \"queue_peak_ub\": ");
         lcan_json_ints(f, r->queue_peak_ub + 1, h);
+        fprintf(f, ", \"flood_up\": ");
+        lcan_json_ints(f, r->flood_up + 1, h);
+        fprintf(f, ", \"flood_down\": ");
+        lcan_json_ints(f, r->flood_down + 1, h);
         fprintf(f, ", \"messages\": %llu, \"deliveries\": %llu, \"errors\": %llu, \"inj_stalls\": %llu, \"rounds\": %d",
                (unsigned long long)r->messages, (unsigned long long)r->deliveries, (unsigned long long)r->errors,
                (unsigned long long)r->inj_stalls, r->rounds);
@@ -50,16 +54,16 @@ void lcan_collective_print(FILE *f, const lcan_topo *t, lcan_coll_op op, const c
                        "\"unreached\": %u",
                     (unsigned long long)o->faults->count, (unsigned long long)r->fault_rows, r->trees_used, r->cut,
                     r->reached, r->unreached);
-        fprintf(f, ", \"root\": %u, \"depth\": %d, \"payload_w\": %d, \"broadcast\": \"%s\", \"up_choice\": \"%s\", "
-                   "\"correct\": %s}\n",
-               o->root, o->depth, o->payload_w, o->flood ? "flood" : "tree",
+        fprintf(f, ", \"root\": %u, \"depth\": %d, \"flood_q\": %d, \"payload_w\": %d, \"broadcast\": \"%s\", "
+                   "\"up_choice\": \"%s\", \"correct\": %s}\n",
+               o->root, o->depth, o->flood_q, o->payload_w, o->flood ? "flood" : "tree",
                o->up_choice == LCAN_UP_ROTATE ? "rotate" : "uniform", r->correct ? "true" : "false");
         return;
     }
     fprintf(f, "op               %s\n", lcan_coll_op_name(op));
     fprintf(f, "spec             %s\n", lcan_topo_canonical(t));
-    fprintf(f, "engine           %s (packet mode, DEPTH %d, PAYLOAD_W %d, UP_CHOICE %s)\n", engine, o->depth,
-            o->payload_w, o->up_choice == LCAN_UP_ROTATE ? "rotate" : "uniform");
+    fprintf(f, "engine           %s (packet mode, DEPTH %d, FLOOD_Q %d, PAYLOAD_W %d, UP_CHOICE %s)\n", engine,
+            o->depth, o->flood_q, o->payload_w, o->up_choice == LCAN_UP_ROTATE ? "rotate" : "uniform");
     if (op == LCAN_COLL_MNB || (op == LCAN_COLL_BCAST && !o->sw_bcast))
         fprintf(f, "broadcast        %s\n", o->flood ? "flood (spec 8.6: every leaf but the source)"
                                                      : "tree (spec 8.5: every leaf, the source included)");
@@ -91,6 +95,16 @@ void lcan_collective_print(FILE *f, const lcan_topo *t, lcan_coll_op op, const c
     for (l = 1; l <= h; l++)
         fprintf(f, " %d", r->queue_peak_ub[l]);
     fprintf(f, ")\n");
+    if (r->flood_down[1] >= 0) {
+        fprintf(f, "flood queues     up:");
+        for (l = 1; l < h; l++)
+            fprintf(f, " %d", r->flood_up[l]);
+        fprintf(f, "  down:");
+        for (l = 1; l <= h; l++)
+            fprintf(f, " %d", r->flood_down[l]);
+        fprintf(f, "  (spec 8.7: largest q_o after a tick, levels 1..%d by sending switch; seed 000 4.1: up "
+                   "2^(i-1))\n", h);
+    }
     fprintf(f, "messages         %llu (deliveries %llu, rounds %d, injection stalls %llu)\n",
            (unsigned long long)r->messages, (unsigned long long)r->deliveries, r->rounds,
            (unsigned long long)r->inj_stalls);

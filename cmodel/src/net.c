@@ -22,6 +22,7 @@ void lcan_cfg_default(lcan_cfg *c)
     c->payload_w = 16;
     c->depth = 4;
     c->up_choice = LCAN_UP_UNIFORM;
+    c->flood_q = 0;
 }
 
 /* ------------------------------------------------------------------ faults (spec 14)
@@ -221,14 +222,17 @@ static uint64_t range64(int lo, int hi)
     return lo >= 64 ? 0 : a & ~(((uint64_t)1 << lo) - 1u);
 }
 
-/* Fast mode (net_internal.h): the per-switch and per-port tables and the event state. */
+/* Fast mode (net_internal.h): the per-switch and per-port tables and the event state. The
+ * event-driven tick knows no flood queues (spec 8.7): with FLOOD_Q > 0 the network runs the
+ * full-scan tick (sw.c), which visits every switch on every tick, as a queue may send on a tick
+ * that brings its switch nothing. */
 static int fast_alloc(lcan_net *n)
 {
     const lcan_geom *g = &n->g;
     size_t ns = g->n_sw + 1u, np = g->n_port, nsend = np + g->NP; /* + dummy switch; senders */
     int l, j;
     uint32_t x, q;
-    n->fast = n->cfg.mode == LCAN_PACKET;
+    n->fast = n->cfg.mode == LCAN_PACKET && n->cfg.flood_q == 0;
     for (l = 1; l <= g->h; l++)
         if (g->P[l] > 64)
             n->fast = 0;
@@ -305,6 +309,24 @@ static int fast_alloc(lcan_net *n)
     return 0;
 }
 
+/* The flood queues (spec 8.7, packet mode with FLOOD_Q > 0): lcan_sw_fq_queues slots of FLOOD_Q
+ * flits per switch (only the outputs that own a queue hold slots; net_internal.h), q_o and the
+ * ring heads per output; -1 if out of memory. */
+static int fq_alloc(lcan_net *n)
+{
+    const lcan_geom *g = &n->g;
+    size_t total = 0;
+    int l;
+    for (l = 1; l <= g->h; l++) {
+        n->fq_base[l] = total;
+        total += (size_t)g->S[l] * (size_t)lcan_sw_fq_queues(&n->swk[l]) * (size_t)n->cfg.flood_q;
+    }
+    n->fq = calloc(total, sizeof *n->fq);
+    n->fq_head = calloc(g->n_port, 1);
+    n->fq_count = calloc(g->n_port, 1);
+    return n->fq != NULL && n->fq_head != NULL && n->fq_count != NULL ? 0 : -1;
+}
+
 lcan_status lcan_net_new(const lcan_topo *t, const lcan_cfg *cfg, lcan_net **out)
 {
     lcan_net *n;
@@ -325,8 +347,8 @@ lcan_status lcan_net_new(const lcan_topo *t, const lcan_cfg *cfg, lcan_net **out
     else
         lcan_cfg_default(&n->cfg);
     if ((n->cfg.mode != LCAN_CIRCUIT && n->cfg.mode != LCAN_PACKET) || n->cfg.payload_w < 1 ||
-        n->cfg.payload_w > 32 || n->cfg.depth < 1 || n->cfg.depth > 255 ||
-        (n->cfg.up_choice != LCAN_UP_ROTATE && n->cfg.up_choice != LCAN_UP_UNIFORM)) {
+        n->cfg.payload_w > 32 || n->cfg.depth < 1 || n->cfg.depth > 255 || n->cfg.flood_q < 0 ||
+        n->cfg.flood_q > 255 || (n->cfg.up_choice != LCAN_UP_ROTATE && n->cfg.up_choice != LCAN_UP_UNIFORM)) {
         free(n);
         return LCAN_ERR_ARG;
     }
@@ -338,6 +360,10 @@ lcan_status lcan_net_new(const lcan_topo *t, const lcan_cfg *cfg, lcan_net **out
     n->fw = 2 + n->g.addr_w + n->cfg.payload_w;
     if (n->fw > 63) {
         lcan_net_free(n);
+        return LCAN_ERR_PARAM;
+    }
+    if (n->cfg.mode == LCAN_PACKET && n->cfg.flood_q > 0 && n->cfg.flood_q < lcan_net_flood_q_min(t)) {
+        lcan_net_free(n); /* spec 8.7: the floods of a switch's children could never all be accepted */
         return LCAN_ERR_PARAM;
     }
     n->fmask = ((uint64_t)1 << n->fw) - 1u;
@@ -370,6 +396,10 @@ lcan_status lcan_net_new(const lcan_topo *t, const lcan_cfg *cfg, lcan_net **out
         n->fcount = malloc(np * sizeof *n->fcount);
         n->served = malloc(np * sizeof *n->served);
         n->inj_cr = n->cr != NULL ? n->cr + np : NULL;
+        if (n->cfg.flood_q > 0 && fq_alloc(n) != 0) {
+            lcan_net_free(n);
+            return LCAN_ERR_NOMEM;
+        }
     }
     if (!n->lfsr || !n->flit_q || !n->flit_d || !n->bk_q || !n->bk_d || !n->inj ||
         (n->cfg.mode == LCAN_CIRCUIT ? (!n->set || !n->src)
@@ -404,6 +434,9 @@ void lcan_net_free(lcan_net *n)
     free(n->fhead);
     free(n->fcount);
     free(n->served);
+    free(n->fq);
+    free(n->fq_head);
+    free(n->fq_count);
     free(n->swd);
     free(n->out_to);
     free(n->in_src);
@@ -670,20 +703,40 @@ uint8_t lcan_net_debug(const lcan_net *n, int level, uint32_t index, int port)
     return (uint8_t)(n->cr[gp] & 0xFFu);
 }
 
+int lcan_net_flood_q_min(const lcan_topo *t)
+{
+    int l, m = 1;
+    for (l = 1; t != NULL && l <= lcan_topo_levels(t); l++)
+        if (lcan_topo_m(t, l) > m)
+            m = lcan_topo_m(t, l);
+    return m;
+}
+
+uint8_t lcan_net_flood_q(const lcan_net *n, int level, uint32_t index, int port)
+{
+    if (n == NULL || n->fq_count == NULL || level < 1 || level > n->g.h || index >= n->g.S[level] || port < 0 ||
+        port >= n->g.P[level])
+        return 0;
+    return n->fq_count[n->g.port_base[level] + index * (uint32_t)n->g.P[level] + (uint32_t)port];
+}
+
 size_t lcan_net_debug_dump(const lcan_net *n, uint8_t *buf, size_t len)
 {
-    size_t total, b;
+    size_t np, total, b;
     if (n == NULL)
         return 0;
-    total = n->g.n_port; /* spec 9 order = global port order */
+    np = n->g.n_port; /* spec 9 order = global port order */
+    total = n->fq_count != NULL ? 2 * np : np; /* the second block: q_o (spec 8.7, 9) */
     if (buf == NULL)
         return total;
-    for (b = 0; b < total && b < len; b++) {
+    for (b = 0; b < np && b < len; b++) {
         if (n->cfg.mode == LCAN_CIRCUIT)
             buf[b] = (uint8_t)((n->set[b] ? 0x80u : 0u) | (n->src[b] & 0x7Fu));
         else
             buf[b] = (uint8_t)(n->cr[b] & 0xFFu);
     }
+    for (b = np; b < total && b < len; b++)
+        buf[b] = n->fq_count[b - np];
     return total;
 }
 

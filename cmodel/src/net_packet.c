@@ -13,7 +13,8 @@
  * one without (n->faulty), so a network without faults runs the code it ran before. It shares with
  * the unit the LFSR offsets and up order (lfsr.h), the reach rows (sw.h: lcan_sw_reach) and the
  * off ports (lcan_net_sw_faults); tests/test_traffic_fast.c and test_net_packet.c keep the two
- * ticks equal output by output.
+ * ticks equal output by output. It knows no flood queues (spec 8.7): a network with FLOOD_Q > 0
+ * runs the full-scan tick instead (net.c, fast_alloc).
  */
 #include "lfsr.h"
 #include "net_internal.h"

@@ -23,6 +23,7 @@ void lcan_sw_k_init(lcan_sw_k *k, int level, int m, int p_dn, int u, int addr_w,
     k->mode = cfg->mode;
     k->depth = cfg->depth;
     k->up_choice = cfg->up_choice;
+    k->flood_q = cfg->mode == LCAN_PACKET ? cfg->flood_q : 0;
     k->off = dig_off;
     k->bits = dig_w;
     k->amask = (uint32_t)(((uint64_t)1 << addr_w) - 1u);
@@ -96,6 +97,10 @@ void lcan_sw_reset(const lcan_sw_k *k, const lcan_sw_state *st, uint32_t lfsr0, 
     memset(st->fhead, 0, (size_t)P * sizeof *st->fhead);
     memset(st->fcount, 0, (size_t)P * sizeof *st->fcount);
     memset(st->served, 0, (size_t)P * sizeof *st->served);
+    if (k->flood_q > 0) { /* spec 8.7 step 1 */
+        memset(st->fq_head, 0, (size_t)P);
+        memset(st->fq_count, 0, (size_t)P);
+    }
     for (o = 0; o < P; o++)
         st->cr[o] = (uint16_t)((k->leaf && o < k->D) ? 0 : k->depth);
 }
@@ -169,7 +174,26 @@ void lcan_sw_circuit_tick(const lcan_sw_k *k, uint32_t label, const lcan_sw_stat
  * a credit (level-1 downers always). A consumed candidate returns a credit on its input. Faults
  * (spec 14.3): off outputs are never available and want sets are masked; a ONE request left with
  * nothing to want (also an impossible digit, spec 4) is discarded and counted in cnt_drop, an ALL
- * request with nothing left to copy is consumed without a count. */
+ * request with nothing left to copy is consumed without a count. With FLOOD_Q > 0 (spec 8.7)
+ * flooding candidates take no part in the allocator: flood_tick moves them into the flood queues of
+ * their outputs, which send before the allocator runs. */
+
+/* The flooding want set of a candidate on input i (spec 8.3 step 3; 8.7's flood set): from child
+ * c = i div p_l parallel link 0 of every other child and, below the top, upper D + 0; from an upper
+ * parallel link 0 of every child; minus the off ports (spec 14.3). */
+static lcan_pset flood_set(const lcan_sw_k *k, int i, const lcan_sw_faults *flt)
+{
+    lcan_pset s;
+    int c, from = i < k->D ? i / k->p : -1;
+    lcan_pset_clear(&s);
+    for (c = 0; c < k->m; c++)
+        if (c != from)
+            lcan_pset_add(&s, c * k->p);
+    if (from >= 0 && !k->top)
+        lcan_pset_add(&s, k->D);
+    lcan_sw_mask_want(k, flt, 0, 0, &s);
+    return s;
+}
 
 /* Build the request of candidate f on input i. full: the broadcast's whole want set (masked).
  * Returns 1 for a request; 0 when the candidate is discarded and counted in cnt_drop instead (a
@@ -193,14 +217,9 @@ static int make_req(const lcan_sw_k *k, uint32_t label, int i, uint64_t f, const
     r->n_order = 0;
     lcan_pset_clear(full);
     if ((f >> k->sh_head) & 1u) { /* flooding (spec 8.6) */
-        int from = i < D ? i / k->p : -1;
         r->kind = LCAN_REQ_ALL;
         r->start = 0;
-        for (c = 0; c < k->m; c++)
-            if (c != from)
-                lcan_pset_add(full, c * k->p);
-        if (from >= 0 && !k->top)
-            lcan_pset_add(full, D);
+        *full = flood_set(k, i, flt);
     } else if (i < D && !k->top) { /* a climbing tree broadcast: upper 0 */
         r->kind = LCAN_REQ_ONE;
         lcan_pset_add(full, D);
@@ -213,8 +232,8 @@ static int make_req(const lcan_sw_k *k, uint32_t label, int i, uint64_t f, const
         r->start = 0;
         for (c = 0; c < k->m; c++)
             lcan_pset_add(full, c * k->p);
+        lcan_sw_mask_want(k, flt, 0, 0, full);
     }
-    lcan_sw_mask_want(k, flt, 0, 0, full);
     r->want.w[0] = full->w[0] & ~served->w[0];
     r->want.w[1] = full->w[1] & ~served->w[1];
     return lcan_pset_empty(&r->want) ? 2 : 1;
@@ -231,12 +250,86 @@ static void fifo_push(const lcan_sw_k *k, const lcan_sw_state *st, int i, uint64
     st->fcount[i]++;
 }
 
+/* Is candidate f a flooding broadcast (bcast = 1, head = 1: spec 8.6)? */
+static int is_flood(const lcan_sw_k *k, uint64_t f)
+{
+    return ((f >> k->sh_bcast) & 1u) && ((f >> k->sh_head) & 1u);
+}
+
+/* Output of flood queue j (sw.h): parallel link 0 of child j, or upper D for j = m; and back. */
+static int fq_output(const lcan_sw_k *k, int j) { return j < k->m ? j * k->p : k->D; }
+static int fq_index(const lcan_sw_k *k, int o) { return o < k->D ? o / k->p : k->m; }
+
+/* Spec 8.7 steps 2, 3 and 6 (FLOOD_Q > 0), on the tick's flooding candidates (fl[i] != 0: cand[i]
+ * is one). Acceptance: n_o counts the candidates whose flood set holds o; candidate i is accepted
+ * when q_o + n_o <= FLOOD_Q for every o of its flood set (q_o before the tick), then consumed
+ * (consumed[i] = 1) and copied into those queues, in ascending input order. Flood send: every queue
+ * holding a flit whose output is available (*avail: a credit or a level-1 downer, not off) writes
+ * its head to tx[o], spending a credit; every such output, sent or not, leaves *avail (step 4: the
+ * queue comes before the inputs). An off output's queue is emptied (step 6); it is in no flood set
+ * and not available, so it takes nothing and sends nothing. */
+static void flood_tick(const lcan_sw_k *k, const lcan_sw_state *st, const uint64_t *cand, const uint8_t *fl,
+                       const lcan_sw_faults *flt, lcan_pset *avail, uint8_t *consumed, uint64_t *tx)
+{
+    int P = k->P, Q = k->flood_q, nq = lcan_sw_fq_queues(k), i, j, o;
+    lcan_pset fs[LCAN_MAX_PORTS];
+    int n_o[LCAN_MAX_PORTS];
+    uint8_t acc[LCAN_MAX_PORTS];
+
+    memset(n_o, 0, (size_t)P * sizeof *n_o);
+    for (i = 0; i < P; i++) /* step 2: flood sets and n_o */
+        if (fl[i]) {
+            fs[i] = flood_set(k, i, flt);
+            for (o = lcan_pset_next(&fs[i], 0); o >= 0; o = lcan_pset_next(&fs[i], o + 1))
+                n_o[o]++;
+        }
+    for (i = 0; i < P; i++) { /* step 2: acceptance, judged on q_o before the tick (no append yet) */
+        int ok = fl[i];
+        for (o = ok ? lcan_pset_next(&fs[i], 0) : -1; o >= 0 && ok; o = lcan_pset_next(&fs[i], o + 1))
+            ok = st->fq_count[o] + n_o[o] <= Q;
+        acc[i] = (uint8_t)ok;
+    }
+    for (i = 0; i < P; i++) { /* step 2: the copies, in ascending input order */
+        if (!acc[i])
+            continue;
+        consumed[i] = 1;
+        for (o = lcan_pset_next(&fs[i], 0); o >= 0; o = lcan_pset_next(&fs[i], o + 1)) {
+            int tail = st->fq_head[o] + st->fq_count[o];
+            j = fq_index(k, o);
+            st->fq[(size_t)j * (size_t)Q + (size_t)(tail >= Q ? tail - Q : tail)] = cand[i];
+            st->fq_count[o]++;
+        }
+    }
+    for (j = 0; j < nq; j++) { /* steps 3, 4 and 6 */
+        o = fq_output(k, j);
+        if (flt != NULL && lcan_pset_has(&flt->off, o)) {
+            st->fq_count[o] = 0;
+            st->fq_head[o] = 0;
+            continue;
+        }
+        if (st->fq_count[o] == 0)
+            continue;
+        if (lcan_pset_has(avail, o)) {
+            tx[o] = st->fq[(size_t)j * (size_t)Q + st->fq_head[o]];
+            st->fq_head[o] = (uint8_t)(st->fq_head[o] + 1 == Q ? 0 : st->fq_head[o] + 1);
+            st->fq_count[o]--;
+            if (!(k->leaf && o < k->D))
+                st->cr[o]--;
+            if (o >= k->D)
+                (*st->cnt_up)++;
+            else
+                (*st->cnt_down)++;
+        }
+        avail->w[o >> 6] &= ~((uint64_t)1 << (o & 63));
+    }
+}
+
 void lcan_sw_packet_tick(const lcan_sw_k *k, uint32_t label, const lcan_sw_state *st, const uint64_t *rx,
                          const uint8_t *tx_ret, const lcan_sw_faults *flt, uint64_t *tx, uint8_t *ret)
 {
     int P = k->P, D = k->D, i, o, nreq = 0;
     uint64_t cand[LCAN_MAX_PORTS];
-    uint8_t from_fifo[LCAN_MAX_PORTS], consumed[LCAN_MAX_PORTS];
+    uint8_t from_fifo[LCAN_MAX_PORTS], consumed[LCAN_MAX_PORTS], fl[LCAN_MAX_PORTS];
     lcan_req req[LCAN_MAX_PORTS];
     lcan_pset full[LCAN_MAX_PORTS], grant[LCAN_MAX_PORTS], avail;
     uint8_t order[LCAN_MAX_PORTS];
@@ -254,8 +347,13 @@ void lcan_sw_packet_tick(const lcan_sw_k *k, uint32_t label, const lcan_sw_state
         cand[i] = from_fifo[i] ? st->fifo[(size_t)i * (size_t)k->depth + st->fhead[i]] : rx[i];
         req[i].valid = 0;
         consumed[i] = 0;
+        fl[i] = 0;
         if (!(cand[i] & LCAN_SW_VALID))
             continue;
+        if (k->flood_q > 0 && is_flood(k, cand[i])) { /* spec 8.7: not a request */
+            fl[i] = 1;
+            continue;
+        }
         rq = make_req(k, label, i, cand[i], &st->served[i], &off, flt, &req[i], &full[i]);
         if (rq == 1) {
             nreq++;
@@ -265,6 +363,8 @@ void lcan_sw_packet_tick(const lcan_sw_k *k, uint32_t label, const lcan_sw_state
             *st->cnt_drop += (uint32_t)(rq == 0);
         }
     }
+    if (k->flood_q > 0)
+        flood_tick(k, st, cand, fl, flt, &avail, consumed, tx);
     if (nreq > 0)
         lcan_alloc(P, off.r_in, req, &avail, grant);
     for (i = 0; i < P; i++) {

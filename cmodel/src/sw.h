@@ -30,6 +30,7 @@ typedef struct {
     int top;                  /* no uppers (U = 0, l = h): every unicast turns (spec 4) */
     int leaf;                 /* level 1: the downers face leaves and hold no credits (spec 8.2) */
     int mode, depth, up_choice;
+    int flood_q;              /* FLOOD_Q in packet mode, 0 in circuit mode (spec 8.7: ignored there) */
     int off, bits;            /* digit l: (dest >> off) & (2^bits - 1) (spec 2.1) */
     uint32_t hi_mask;         /* packed-address bits of the digits l+1..h */
     uint32_t in_mask, up_mask, dn_mask; /* 2^clog2(n) - 1 for n = P, U, p (spec 5) */
@@ -43,7 +44,11 @@ void lcan_sw_k_init(lcan_sw_k *k, int level, int m, int p_dn, int u, int addr_w,
                     const lcan_cfg *cfg);
 
 /* A view of one switch's state (spec 7.1, 8.1), P entries per array. Counters are added to (the
- * network points every switch of a level at the level's sums, spec 9). */
+ * network points every switch of a level at the level's sums, spec 9).
+ * Flood queues (packet mode with FLOOD_Q > 0, spec 8.7; NULL otherwise): the outputs that own one
+ * are parallel link 0 of every child (x * p, 0 <= x < m) and, below the top, upper D; queue j
+ * (j = x for output x * p, j = m for upper D) holds its FLOOD_Q slots at fq[j * FLOOD_Q ..], a ring
+ * from fq_head[o]; fq_count[o] is q_o (0 on outputs without a queue). */
 typedef struct {
     uint32_t *lfsr;
     uint8_t *set, *src;             /* circuit mode */
@@ -51,8 +56,13 @@ typedef struct {
     uint64_t *fifo;                 /* packet mode: P * depth slots, input i at i * depth */
     uint16_t *fhead, *fcount;
     lcan_pset *served;
+    uint64_t *fq;                   /* FLOOD_Q > 0: lcan_sw_fq_queues(k) * FLOOD_Q slots */
+    uint8_t *fq_head, *fq_count;    /* FLOOD_Q > 0: P entries, indexed by output */
     uint32_t *cnt_up, *cnt_down, *cnt_drop;
 } lcan_sw_state;
+
+/* The number of flood queues of a switch (spec 8.7): one per child, one more below the top. */
+static inline int lcan_sw_fq_queues(const lcan_sw_k *k) { return k->m + !k->top; }
 
 /* Faults seen by one switch on one tick (spec 14.1-14.3). off: its local ports that are off;
  * rows: its U reach rows, rww words each, stored inverted (bit a = 1: bit a of the row is 0, so
@@ -229,19 +239,20 @@ static inline int lcan_sw_circuit_headers(const lcan_sw_k *k, uint32_t label, ui
     return lcan_sw_circuit_headers_any(k, label, lfsr, hv, hdest, set, flt, out);
 }
 
-/* A reset tick (spec 7.2 step 1, 8.3 step 1): the LFSR loads lfsr0 (spec 5's value), every other
- * register and counter 0, cr = DEPTH (0 on level-1 downers). tx[P], ret[P]: the output flit and
- * ack/credit-out registers after the tick. The reach rows are the caller's (spec 14.2). */
+/* A reset tick (spec 7.2 step 1, 8.3 step 1, 8.7 step 1): the LFSR loads lfsr0 (spec 5's value),
+ * every other register and counter 0, cr = DEPTH (0 on level-1 downers), flood queues empty.
+ * tx[P], ret[P]: the output flit and ack/credit-out registers after the tick. The reach rows are
+ * the caller's (spec 14.2). */
 void lcan_sw_reset(const lcan_sw_k *k, const lcan_sw_state *st, uint32_t lfsr0, uint64_t *tx, uint8_t *ret);
 
 /* A clear tick in circuit mode (spec 7.2 step 2): set, src, flit and ack registers 0. */
 void lcan_sw_clear(const lcan_sw_k *k, const lcan_sw_state *st, uint64_t *tx, uint8_t *ret);
 
 /* One tick that is neither reset nor (circuit mode) clear: spec 7.2 step 3 (circuit) or 8.3 steps
- * 2-6 (packet). rx[i]: the flit arriving on input i (LCAN_SW_VALID when valid); tx_ret[o]: the ack
- * (circuit) / credit (packet) arriving back on output o; flt: faults (NULL = none). Writes every
- * output register: tx[o] (the flit register of output o) and ret[i] (ack- / credit-out of input
- * i); may be the network's arrays. */
+ * 2-6 (packet; with FLOOD_Q > 0 also the flood queues of 8.7). rx[i]: the flit arriving on input i
+ * (LCAN_SW_VALID when valid); tx_ret[o]: the ack (circuit) / credit (packet) arriving back on
+ * output o; flt: faults (NULL = none). Writes every output register: tx[o] (the flit register of
+ * output o) and ret[i] (ack- / credit-out of input i); may be the network's arrays. */
 void lcan_sw_circuit_tick(const lcan_sw_k *k, uint32_t label, const lcan_sw_state *st, const uint64_t *rx,
                           const uint8_t *tx_ret, const lcan_sw_faults *flt, uint64_t *tx, uint8_t *ret);
 void lcan_sw_packet_tick(const lcan_sw_k *k, uint32_t label, const lcan_sw_state *st, const uint64_t *rx,
@@ -254,6 +265,13 @@ static inline uint8_t lcan_sw_dbg(const lcan_sw_k *k, const lcan_sw_state *st, i
     if (k->mode == LCAN_CIRCUIT)
         return (uint8_t)((st->set[o] ? 0x80u : 0u) | (st->src[o] & 0x7Fu));
     return (uint8_t)(st->cr[o] & 0xFFu);
+}
+
+/* Debug byte of output o in the second block (spec 9, packet mode with FLOOD_Q > 0): q_o, 0 for an
+ * output without a flood queue (and whenever FLOOD_Q = 0). */
+static inline uint8_t lcan_sw_dbg_q(const lcan_sw_k *k, const lcan_sw_state *st, int o)
+{
+    return k->flood_q > 0 ? st->fq_count[o] : 0;
 }
 
 #endif

@@ -27,6 +27,8 @@ struct lcan_sw {
     uint16_t cr[LCAN_MAX_PORTS], fhead[LCAN_MAX_PORTS], fcount[LCAN_MAX_PORTS];
     lcan_pset served[LCAN_MAX_PORTS];
     uint64_t *fifo;                       /* packet mode: P * DEPTH */
+    uint64_t *fq;                         /* packet mode, FLOOD_Q > 0: the flood queues (sw.h) */
+    uint8_t fq_head[LCAN_MAX_PORTS], fq_count[LCAN_MAX_PORTS];
     uint64_t tx[LCAN_MAX_PORTS];          /* output flit registers (LCAN_SW_VALID when valid) */
     uint8_t ret[LCAN_MAX_PORTS];          /* ack-out / credit-out registers */
     uint64_t *rows;                       /* U rows of rww words, inverted (NULL when U = 0) */
@@ -90,8 +92,8 @@ static int cfg_ok(const lcan_sw_cfg *c)
         c->dig_off + c->dig_w > c->addr_w || c->m > (1 << c->dig_w))
         return 0;
     if ((m->mode != LCAN_CIRCUIT && m->mode != LCAN_PACKET) || m->payload_w < 1 || m->payload_w > 32 ||
-        m->depth < 1 || m->depth > 255 || (m->up_choice != LCAN_UP_ROTATE && m->up_choice != LCAN_UP_UNIFORM) ||
-        2 + c->addr_w + m->payload_w > 63)
+        m->depth < 1 || m->depth > 255 || m->flood_q < 0 || m->flood_q > 255 ||
+        (m->up_choice != LCAN_UP_ROTATE && m->up_choice != LCAN_UP_UNIFORM) || 2 + c->addr_w + m->payload_w > 63)
         return 0;
     return 1;
 }
@@ -131,9 +133,12 @@ lcan_status lcan_sw_new(const lcan_sw_cfg *cfg, lcan_sw **out)
     s->rww = (uint32_t)((((uint64_t)1 << cfg->addr_w) + 63u) / 64u);
     if (cfg->cfg.mode == LCAN_PACKET)
         s->fifo = calloc((size_t)s->k.P * (size_t)cfg->cfg.depth, sizeof *s->fifo);
+    if (s->k.flood_q > 0)
+        s->fq = calloc((size_t)lcan_sw_fq_queues(&s->k) * (size_t)s->k.flood_q, sizeof *s->fq);
     if (s->k.U > 0)
         s->rows = calloc((size_t)s->k.U * s->rww, sizeof *s->rows);
-    if ((cfg->cfg.mode == LCAN_PACKET && s->fifo == NULL) || (s->k.U > 0 && s->rows == NULL)) {
+    if ((cfg->cfg.mode == LCAN_PACKET && s->fifo == NULL) || (s->k.flood_q > 0 && s->fq == NULL) ||
+        (s->k.U > 0 && s->rows == NULL)) {
         lcan_sw_free(s);
         return LCAN_ERR_NOMEM;
     }
@@ -145,6 +150,11 @@ lcan_status lcan_sw_new(const lcan_sw_cfg *cfg, lcan_sw **out)
     s->st.fhead = s->fhead;
     s->st.fcount = s->fcount;
     s->st.served = s->served;
+    if (s->k.flood_q > 0) {
+        s->st.fq = s->fq;
+        s->st.fq_head = s->fq_head;
+        s->st.fq_count = s->fq_count;
+    }
     s->st.cnt_up = &s->cnt_up;
     s->st.cnt_down = &s->cnt_down;
     s->st.cnt_drop = &s->cnt_drop;
@@ -158,6 +168,7 @@ void lcan_sw_free(lcan_sw *s)
     if (s == NULL)
         return;
     free(s->fifo);
+    free(s->fq);
     free(s->rows);
     free(s);
 }
@@ -232,6 +243,8 @@ void lcan_sw_tick(lcan_sw *s, const lcan_sw_in *in, lcan_sw_out *out)
             out->tx_flit[i] = s->tx[i] & k->fmask;
         if (out->dbg)
             out->dbg[i] = lcan_sw_dbg(k, &s->st, i);
+        if (out->dbg && k->flood_q > 0) /* spec 13.1: the second half, q_o */
+            out->dbg[P + i] = lcan_sw_dbg_q(k, &s->st, i);
     }
     out->cnt_up = s->cnt_up;
     out->cnt_down = s->cnt_down;

@@ -3,9 +3,10 @@
 # --up-choice uniform|rotate on route / traffic / collective (JSON key up_choice, default uniform),
 # --broadcast flood|tree on collective (JSON key broadcast, default flood), bad values: one line,
 # exit 2; the collective figures computed here independently of the model: tree mnb on
-# bft(h;..) = n + 2 log2 n - 1, flooding mnb delivers n (n - 1) flits (every leaf all but its own),
-# in no fewer than the lower bound n + 1 steps (seed 000 Thm 2; n + 1 exactly at n = 4), flooding
-# bcast n - 1 copies; lockstep and --engine rtl hand --up-choice to tb/lcan-rtl unchanged.
+# bft(h;..) = n + 2 log2 n - 1, flooding mnb delivers n (n - 1) flits (every leaf all but its own)
+# in seed 000 Thm 2's n + 1 steps with the driver's flood queues (spec 8.7; --flood-queue, JSON
+# flood_q, flood_up = 4.1's 2^(i-1)), in no fewer than n + 1 with --flood-queue 0 (n + 1 exactly at
+# n = 4), flooding bcast n - 1 copies; lockstep and --engine rtl hand --up-choice to tb/lcan-rtl unchanged.
 # Usage: LCAN=build/lcan bash cmodel/tests/test_cli_upchoice.sh
 set -u
 LCAN=${LCAN:-build/lcan}
@@ -43,6 +44,12 @@ bad_msg "collective: --broadcast applies to --op mnb and bcast" collective 'bft(
 # checked before a hand-over to the RTL engines too
 bad_msg "--up-choice 'no'" route cm5 --engine rtl --up-choice no
 bad_msg "--broadcast 'no'" collective cm5 --op mnb --engine icarus --broadcast no
+bad_msg "collective: --flood-queue '256' is too large (max 255)" collective 'bft(3;1,1,1)' --op mnb --flood-queue 256
+bad_msg "collective: --flood-queue" collective 'bft(3;1,1,1)' --op mnb --flood-queue -1
+bad_msg "--flood-queue" collective 'bft(3;1,1,1)' --op mnb --flood-queue
+bad_msg "--flood-queue '300'" collective cm5 --op mnb --engine rtl --flood-queue 300
+bad_msg "collective: --flood-queue 3 is below cm5's largest m_l = 4: the floods of a switch's children could never all be accepted (spec 8.7); use 0 or 4..255" collective cm5 --op mnb --flood-queue 3
+bad_msg "collective: --flood-queue 1 is below" collective 'bft(3;1,1,1)' --op mnb --engine rtl --flood-queue 1
 
 # --- help texts
 for c in route traffic collective; do
@@ -84,9 +91,16 @@ for h in 2 3 4 5 6; do
     ok "$([ "$(key "$tmp/f" broadcast)" = flood ] && [ "$(key "$tmp/tr" broadcast)" = tree ] && [ "$(key "$tmp/f" up_choice)" = uniform ] && echo 1)" "$s mnb: broadcast / up_choice keys"
     ok "$([ "$(key "$tmp/tr" steps)" -eq $((n + 2 * h - 1)) ] && echo 1)" "$s mnb tree: steps $(key "$tmp/tr" steps), expected n + 2 log2 n - 1 = $((n + 2 * h - 1))"
     ok "$([ "$(key "$tmp/f" deliveries)" -eq $((n * (n - 1))) ] && [ "$(key "$tmp/tr" deliveries)" -eq $((n * n)) ] && echo 1)" "$s mnb: deliveries flood $(key "$tmp/f" deliveries) (n(n-1) = $((n * (n - 1)))), tree $(key "$tmp/tr" deliveries)"
+    # the driver's flood queues (spec 8.7): seed 000 Thm 2's n + 1, 4.1's up-queue peaks 2^(i-1)
+    ok "$([ "$(key "$tmp/f" steps)" -eq $((n + 1)) ] && [ "$(key "$tmp/f" flood_q)" -eq $n ] && echo 1)" "$s mnb flood: steps $(key "$tmp/f" steps) (n + 1 = $((n + 1))), flood_q $(key "$tmp/f" flood_q) (n)"
+    want=$(python3 -c "print([1 << (i - 1) for i in range(1, $h)] + [-1])" | tr -d ' ')
+    ok "$([ "$(key "$tmp/f" flood_up | tr -d ' ')" = "$want" ] && echo 1)" "$s mnb flood: flood_up $(key "$tmp/f" flood_up), seed 000 4.1: $want"
+    # FLOOD_Q = 0 (spec 8.6: floods wait in the input FIFOs)
+    "$LCAN" collective "$s" --op mnb --flood-queue 0 --json >"$tmp/f" 2>"$tmp/err"
     st=$(key "$tmp/f" steps)
-    ok "$([ "$st" -ge $((n + 1)) ] && [ "$st" -le $((n + 2 * h - 1)) ] && echo 1)" "$s mnb flood: steps $st below n + 1 = $((n + 1)) or above the tree's"
+    ok "$([ "$st" -ge $((n + 1)) ] && [ "$st" -le $((n + 2 * h - 1)) ] && [ "$(key "$tmp/f" flood_q)" -eq 0 ] && echo 1)" "$s mnb flood FLOOD_Q 0: steps $st below n + 1 = $((n + 1)) or above the tree's"
     [ $n -eq 4 ] && ok "$([ "$st" -eq 5 ] && echo 1)" "$s mnb flood: steps $st, n + 1 = 5"
+    ok "$([ "$(key "$tmp/f" flood_up | tr -d ' ')" = "$(python3 -c "print([-1] * $h)" | tr -d ' ')" ] && echo 1)" "$s mnb FLOOD_Q 0: flood_up $(key "$tmp/f" flood_up)"
     ok "$([ "$(key "$tmp/f" correct)" = True ] && echo 1)" "$s mnb flood: not correct"
     ok "$(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); q=d['queue_peak']; u=d['queue_peak_ub']; sys.exit(0 if len(q)==$h and len(u)==$h and all(0<=a<=b for a,b in zip(q,u)) else 1)" "$tmp/f" && echo 1)" "$s mnb flood: queue_peak $(key "$tmp/f" queue_peak) / $(key "$tmp/f" queue_peak_ub)"
   done
@@ -96,7 +110,9 @@ ok "$([ "$(key "$tmp/b" deliveries)" -eq 15 ] && [ "$(key "$tmp/b" steps)" -eq 8
 "$LCAN" collective 'bft(4;1,1,1,1)' --op bcast --broadcast tree --json >"$tmp/b" 2>"$tmp/err"
 ok "$([ "$(key "$tmp/b" deliveries)" -eq 16 ] && echo 1)" "bcast tree: deliveries $(key "$tmp/b" deliveries) (n = 16)"
 "$LCAN" collective 'bft(3;1,1,1)' --op mnb --broadcast tree >"$tmp/out"
-ok "$(grep -q '^broadcast  *tree' "$tmp/out" && grep -q '^queue_peak ' "$tmp/out" && echo 1)" "collective text: broadcast / queue_peak lines"
+ok "$(grep -q '^broadcast  *tree' "$tmp/out" && grep -q '^queue_peak ' "$tmp/out" && ! grep -q '^flood queues' "$tmp/out" && echo 1)" "collective text: broadcast / queue_peak lines"
+"$LCAN" collective 'bft(3;1,1,1)' --op mnb >"$tmp/out"
+ok "$(grep -q 'FLOOD_Q 8' "$tmp/out" && grep -q '^flood queues  *up: 1 2  down: 0 0 0' "$tmp/out" && echo 1)" "collective text: FLOOD_Q / flood queues lines: $(grep -i flood "$tmp/out" | tr '\n' '|')"
 
 # --- hand-over: lockstep and --engine rtl pass --up-choice unchanged
 mkdir -p "$tmp/repo/build" "$tmp/repo/tb"

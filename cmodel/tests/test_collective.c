@@ -7,9 +7,10 @@
  *   sum ceil(4^(i-1)/c_i) + (log n)^2 (phased), for CBFT, EBFT and other capacities;
  * and, where our networks differ from the papers, from our own derivation (written out here):
  *   mnb through the top of the broadcast tree (--broadcast tree): ceil(N/w1) + 2h - 1 (the top
- *   switch forwards one broadcast per tick) = n + 2 log2 n - 1 on a BFT; mnb by flooding (spec 8.6,
- *   the default): n(n-1) deliveries, never below the lower bound n + 1 (seed 000 Thm 2 with output
- *   queues), within the measured n + 4 of our input-queued switch; K flits over T trees:
+ *   switch forwards one broadcast per tick) = n + 2 log2 n - 1 on a BFT; mnb by flooding with the
+ *   driver's flood queues (spec 8.7, the default): seed 000 Thm 2's n + 1 and 4.1's up-queue peaks
+ *   2^(i-1); with FLOOD_Q = 0 (spec 8.6, floods wait in input FIFOs): n(n-1) deliveries, never below
+ *   the lower bound n + 1, within the measured n + 6; K flits over T trees:
  *   2h + ceil(K/T) - 1 (tree or flooding: the leaves at LCA level h get the flits last);
  *   round programs (seed 001's round model): sum over rounds of 2 x round height = h(h+1) for the
  *   binomial reduce / leaf broadcast and 2h^2 for the prefix up/down sweep on binary trees.
@@ -143,27 +144,50 @@ static void test_bft(check_ctx *c, int h, const int *cap, int big)
     check(c, r.deliveries == (uint64_t)(n * n), "%s mnb tree: deliveries %llu", spec, (unsigned long long)r.deliveries);
     check(c, h < 2 || r.paper_steps == n + 1, "%s mnb tree: paper %lld", spec, (long long)r.paper_steps);
     o.flood = 1;
+    o.flood_q = 0;
     r = run(c, t, LCAN_COLL_MNB, &o); /* flooding (seed 000 Thm 2): n - 1 copies of each message */
     check(c, r.deliveries == (uint64_t)(n * (n - 1)), "%s mnb flood: deliveries %llu", spec,
           (unsigned long long)r.deliveries);
     check(c, h < 2 || r.paper_steps == n + 1, "%s mnb flood: paper %lld", spec, (long long)r.paper_steps);
-    /* Seed 000 Thm 2: n + 1 with output queues. Our switches queue at their inputs and a flooding
-     * candidate holds its input until every direction is served (spec 8.3): measured n + 1 for
-     * n = 4, n + 1 .. n + 6 beyond (docs/collectives.md). Checked: never below the lower bound
-     * n + 1, never slower than the tree broadcast (n + 2 log2 n - 1), n + 1 exactly for n = 4, and
-     * for n <= 256 the DEPTH the driver chooses (n) is never exhausted: DEPTH - cr stays below it
-     * (no sender ever waits for a credit). */
+    /* FLOOD_Q = 0: the floods wait in the input FIFOs, a candidate holds its input until every
+     * direction is served (spec 8.3): measured n + 1 for n = 4, n + 1 .. n + 6 beyond
+     * (docs/collectives.md). Checked: never below the lower bound n + 1, never slower than the tree
+     * broadcast (n + 2 log2 n - 1), n + 1 exactly for n = 4, and for n <= 256 the DEPTH the driver
+     * chooses (n) is never exhausted: DEPTH - cr stays below it (no sender waits for a credit). */
     check(c, r.steps >= (uint64_t)n + 1 && r.steps <= (uint64_t)(n + 2 * h - 1),
           "%s mnb flood: steps %llu outside n+1..n+2h-1 = %lld..%lld", spec, (unsigned long long)r.steps,
           (long long)(n + 1), (long long)(n + 2 * h - 1));
     check(c, n != 4 || r.steps == 5, "%s mnb flood n = 4: steps %llu != 5", spec, (unsigned long long)r.steps);
     check(c, n > 256 || (r.max_outstanding >= 0 && r.max_outstanding < r.max_queue_ub + 3 && r.max_outstanding < n),
           "%s mnb flood: DEPTH - cr reached %d (DEPTH %lld)", spec, r.max_outstanding, (long long)n);
-    printf("collective: %s mnb flood %llu steps (n + 1 = %lld), queue_peak", spec, (unsigned long long)r.steps,
-           (long long)(n + 1));
+    check(c, r.flood_up[1] == -1 && r.flood_down[1] == -1, "%s mnb flood FLOOD_Q 0: flood queues %d %d", spec,
+          r.flood_up[1], r.flood_down[1]);
+    printf("collective: %s mnb flood FLOOD_Q 0: %llu steps (n + 1 = %lld), queue_peak", spec,
+           (unsigned long long)r.steps, (long long)(n + 1));
     for (i = 1; i <= h; i++)
         printf(" %d", r.queue_peak[i]);
     printf("\n");
+    /* The driver's FLOOD_Q (min(255, max(4, n)), spec 8.7): the paper's queue per outgoing link.
+     * Seed 000 Thm 2: exactly n + 1 steps; 4.1: the queue of the up link of a level-i node peaks at
+     * 2^(i-1) (the paper's CBFT; a flood uses one parallel link, so every bft here is one) -
+     * checked where FLOOD_Q >= n / 4 leaves room for every such queue (n <= 512). */
+    o.flood_q = -1;
+    r = run(c, t, LCAN_COLL_MNB, &o);
+    check(c, r.deliveries == (uint64_t)(n * (n - 1)), "%s mnb flood queues: deliveries %llu", spec,
+          (unsigned long long)r.deliveries);
+    expect_steps(c, t, "mnb flood queues (seed 000 Thm 2: n + 1)", r.steps, n + 1);
+    for (i = 1; i < h && n <= 512; i++)
+        check(c, r.flood_up[i] == 1 << (i - 1), "%s mnb flood queues: level %d up-queue peak %d, seed 000 4.1 "
+              "2^(i-1) = %d", spec, i, r.flood_up[i], 1 << (i - 1));
+    printf("collective: %s mnb flood FLOOD_Q %d: %llu steps (n + 1 = %lld), flood queue peaks up", spec,
+           n > 255 ? 255 : (int)(n < 4 ? 4 : n), (unsigned long long)r.steps, (long long)(n + 1));
+    for (i = 1; i < h; i++)
+        printf(" %d", r.flood_up[i]);
+    printf(" down");
+    for (i = 1; i <= h; i++)
+        printf(" %d", r.flood_down[i]);
+    printf("\n");
+    o.flood_q = -1;
 
     r = run(c, t, LCAN_COLL_REDUCE, &o);
     expect_steps(c, t, "reduce", r.steps, (int64_t)h * (h + 1));
@@ -315,7 +339,7 @@ static void test_queue(check_ctx *c, const char *spec, lcan_coll_op op, int dept
         return;
     lcan_coll_opts_default(&o);
     o.flood = flood;
-    lcan_collective_engine_cfg(t, op, &o, &o.payload_w, NULL);
+    lcan_collective_engine_cfg(t, op, &o, &o.payload_w, NULL, NULL);
     o.depth = depth;
     o.debug = wrap_debug;
     lcan_cfg_default(&cfg);

@@ -22,6 +22,16 @@
  *    flooding broadcasts skip off children (not counted), a climbing broadcast with upper 0 off is
  *    counted; and the event-driven tick equals the full-scan tick under random faults and row
  *    writes (every output, cnt_drop and the debug view), and zero pins equal NULL pins.
+ *  - flood queues (spec 8.7): lcan_net_new refuses FLOOD_Q -1, 256 (both modes) and, in packet mode,
+ *    a FLOOD_Q below the largest m_l (1 on a binary tree); the debug view has
+ *    2 * DBG_BYTES bytes in packet mode with FLOOD_Q > 0; a lone flooding broadcast keeps 8.6's
+ *    latency with FLOOD_Q 4 and 8; seed 000's multinode broadcast on bft(h;1,..,1), h = 2..8, with
+ *    FLOOD_Q = min(255, N), DEPTH = min(255, max(4, N)): N(N-1) copies, none lost or duplicated,
+ *    the peak q_o at level-i uppers is 2^(i-1) (seed 000 4.1), the last delivery (printed) is at
+ *    least N - 1 ticks after the injection; FLOOD_Q 2 (h <= 6): the same copies, q_o <= 2; the
+ *    smallest FLOOD_Q (max m_l) with one source streaming floods at DEPTH 1: all delivered in order,
+ *    q_o <= FLOOD_Q; without flooding a FLOOD_Q 4 network equals a FLOOD_Q 0 one output by output; random traffic with
+ *    flooding broadcasts and FLOOD_Q 8 loses and duplicates nothing and drains.
  */
 #include <stdio.h>
 
@@ -40,6 +50,8 @@ static lcan_topo *parse(const char *spec)
     return t;
 }
 
+static int g_flood_q; /* FLOOD_Q of the networks open_packet makes (spec 8.7) */
+
 static int open_packet(netio *io, const lcan_topo *t, int depth, int payload_w)
 {
     lcan_cfg cfg;
@@ -47,7 +59,31 @@ static int open_packet(netio *io, const lcan_topo *t, int depth, int payload_w)
     cfg.mode = LCAN_PACKET;
     cfg.depth = depth;
     cfg.payload_w = payload_w;
-    return netio_open(io, t, &cfg);
+    cfg.flood_q = g_flood_q;
+    if (netio_open(io, t, &cfg))
+        return 1;
+    check(&C, 0, "%s DEPTH %d FLOOD_Q %d: lcan_net_new failed", lcan_topo_canonical(t), depth, g_flood_q);
+    return 0;
+}
+
+/* Every flood queue of the network empty (spec 8.7; the debug view's second block), or, when
+ * fq = 0 (the network's FLOOD_Q), no second block at all. */
+static int queues_empty(netio *io, int fq)
+{
+    size_t np = 0, len, b;
+    uint8_t *buf;
+    int l, ok = 1;
+    for (l = 1; l <= io->h; l++)
+        np += (size_t)lcan_topo_switches(io->t, l) * (size_t)(lcan_topo_downers(io->t, l) + lcan_topo_uppers(io->t, l));
+    len = lcan_net_debug_dump(io->net, NULL, 0);
+    if (len != (fq > 0 ? 2 * np : np))
+        return 0;
+    buf = malloc(len);
+    lcan_net_debug_dump(io->net, buf, len);
+    for (b = np; b < len; b++)
+        ok = ok && buf[b] == 0;
+    free(buf);
+    return ok;
 }
 
 /* Debug view: level-1 downers 0, every other output 0..depth; if full, every other output = depth. */
@@ -226,11 +262,12 @@ static void heavy(const char *spec, int depth, int bcast_per_mille, int T)
     check(&C, wrong == 0 && lost == 0 && dup == 0,
           "%s DEPTH %d: %ld injected (%ld bcast), %ld ejected, %ld wrong, %ld lost, %ld duplicated", spec, depth,
           injected, bc_inj, ejected, wrong, lost, dup);
-    check(&C, credits_ok(&io, depth, 1), "%s DEPTH %d: credits back to DEPTH after draining", spec, depth);
+    check(&C, credits_ok(&io, depth, 1) && queues_empty(&io, g_flood_q),
+          "%s DEPTH %d FLOOD_Q %d: credits back to DEPTH, flood queues empty after draining", spec, depth, g_flood_q);
     check(&C, injected > (long)T * (long)io.NP / 20, "%s DEPTH %d: load too light (%ld)", spec, depth, injected);
     (void)w1;
-    printf("test_net_packet: %s DEPTH %d uniform random: %.3f flits/port/tick accepted, %ld broadcasts\n", spec, depth,
-           (double)(injected - bc_inj) / ((double)T * io.NP), bc_inj);
+    printf("test_net_packet: %s DEPTH %d FLOOD_Q %d uniform random: %.3f flits/port/tick accepted, %ld broadcasts\n",
+           spec, depth, g_flood_q, (double)(injected - bc_inj) / ((double)T * io.NP), bc_inj);
     free(dest);
     free(src);
     free(got);
@@ -318,13 +355,14 @@ static void flood(const char *spec)
                     bad += io.ej_valid[q] != exp || (exp && io.ej_flit[q] != f);
                 }
             }
-            ok = bad == 0 && seen == (long)io.N - 1 && credits_ok(&io, 2, 1);
+            ok = bad == 0 && seen == (long)io.N - 1 && credits_ok(&io, 2, 1) && queues_empty(&io, g_flood_q);
             for (l = io.h; l >= 1; l--) {
                 prod *= (uint32_t)lcan_topo_m(t, l);
                 ok = ok && io.cnt_down[l - 1] == prod - 1 && io.cnt_up[l - 1] == (uint32_t)(l < io.h);
             }
-            check(&C, ok, "%s: flooding broadcast tree %d from leaf %u: %ld arrivals (N-1=%u), %ld misplaced/mistimed",
-                  spec, tree, s, seen, io.N - 1, bad);
+            check(&C, ok,
+                  "%s FLOOD_Q %d: flooding broadcast tree %d from leaf %u: %ld arrivals (N-1=%u), %ld misplaced/mistimed",
+                  spec, g_flood_q, tree, s, seen, io.N - 1, bad);
         }
     netio_close(&io);
     lcan_topo_free(t);
@@ -826,6 +864,280 @@ static void f_diff(const char *spec, int depth, double rate, int ticks, unsigned
     lcan_topo_free(t);
 }
 
+
+/* ------------------------------------------------------------------ flood queues (spec 8.7) */
+
+/* Multinode broadcast by flooding on seed 000's CBFT bft(h;1,..,1) (N = 2^h leaves, one port each):
+ * every leaf injects one flooding broadcast on tree 0 at tick 1, payload = its leaf number. Checks
+ * that the N(N-1) copies arrive, each (receiver, source) pair once, never at the source, and that
+ * no flood queue ever holds more than FLOOD_Q flits (debug view, second block). Returns the tick
+ * of the last delivery relative to the injection tick (as spec 8.6: a copy that is an output of
+ * tick t0 + k is k), or -1 when some copy never came; peak[i] (i = 1..h-1) is the largest q_o
+ * seen at the upper output (local port 2) of a level-i switch over all ticks. */
+static int mnb_cbft(int h, int fq, int depth, int peak[LCAN_MAX_LEVELS + 1], long *too_full)
+{
+    char spec[64];
+    lcan_topo *t;
+    netio io;
+    uint8_t *got, *buf;
+    size_t np, len;
+    long delivered = 0, bad = 0;
+    int k, l, tau, last = -1, old = g_flood_q;
+    uint32_t q, x;
+    snprintf(spec, sizeof spec, "bft(%d", h);
+    for (k = 0; k < h; k++)
+        strcat(spec, k == 0 ? ";1" : ",1");
+    strcat(spec, ")");
+    t = parse(spec);
+    g_flood_q = fq;
+    if (t == NULL || !open_packet(&io, t, depth, 16)) {
+        g_flood_q = old;
+        return -1;
+    }
+    g_flood_q = old;
+    np = lcan_net_debug_dump(io.net, NULL, 0);
+    buf = malloc(np);
+    got = calloc((size_t)io.N * io.N, 1);
+    for (l = 0; l <= LCAN_MAX_LEVELS; l++)
+        peak[l] = 0;
+    *too_full = 0;
+    netio_reset(&io, 5u + (uint32_t)h);
+    for (tau = 1; tau <= 8 * (int)io.N + 64 && delivered < (long)io.N * (io.N - 1); tau++) {
+        netio_idle(&io);
+        if (tau == 1)
+            for (q = 0; q < io.NP; q++) {
+                io.inj_valid[q] = 1;
+                io.inj_flit[q] = lcan_flit(io.net, 1, 1, 0, q);
+            }
+        netio_tick(&io);
+        for (q = 0; q < io.NP; q++) {
+            uint32_t src = lcan_flit_payload(io.net, io.ej_flit[q]);
+            if (!io.ej_valid[q])
+                continue;
+            if (src >= io.N || src == q || got[(size_t)q * io.N + src] || !lcan_flit_head(io.net, io.ej_flit[q]) ||
+                !lcan_flit_bcast(io.net, io.ej_flit[q]) || lcan_flit_dest(io.net, io.ej_flit[q]) != 0) {
+                bad++;
+                continue;
+            }
+            got[(size_t)q * io.N + src] = 1;
+            delivered++;
+            last = tau - 1;
+        }
+        len = lcan_net_debug_dump(io.net, buf, np);
+        for (k = (int)(len / 2); k < (int)len; k++)
+            *too_full += buf[k] > fq;
+        for (l = 1; l < h; l++)
+            for (x = 0; x < lcan_topo_switches(t, l); x++) {
+                int v = lcan_net_flood_q(io.net, l, x, 2);
+                peak[l] = v > peak[l] ? v : peak[l];
+            }
+    }
+    for (tau = 0; tau < 4 * h; tau++) { /* drain: nothing more may arrive */
+        netio_idle(&io);
+        netio_tick(&io);
+        for (q = 0; q < io.NP; q++)
+            bad += io.ej_valid[q];
+    }
+    check(&C, np == 2 * (size_t)(3 * (io.N - 2) + 2), "%s FLOOD_Q %d: debug view of 2 * DBG_BYTES bytes (%zu)", spec,
+          fq, np);
+    check(&C, delivered == (long)io.N * (io.N - 1) && bad == 0,
+          "%s FLOOD_Q %d DEPTH %d: multinode broadcast delivered %ld of N(N-1) = %ld, %ld wrong or duplicated", spec, fq,
+          depth, delivered, (long)io.N * (io.N - 1), bad);
+    check(&C, *too_full == 0 && credits_ok(&io, depth, 1) && queues_empty(&io, fq),
+          "%s FLOOD_Q %d: q_o within FLOOD_Q (%ld over), credits and queues back after the drain", spec, fq, *too_full);
+    free(buf);
+    free(got);
+    netio_close(&io);
+    lcan_topo_free(t);
+    return delivered == (long)io.N * (io.N - 1) ? last : -1;
+}
+
+/* Seed 000 §4: flooding completes a multinode broadcast on a CBFT with outgoing queues of 2^(i-1)
+ * flits at level i. With FLOOD_Q = min(255, N) and DEPTH = min(255, max(4, N)) the largest q_o at a
+ * level-i upper must be 2^(i-1) (queue length counted as spec 8.7 says); the last delivery, at
+ * least N - 1 ticks after the injection (each leaf takes one copy per tick on its one down link,
+ * the first at tick 1), is printed for N = 4..256. FLOOD_Q = 2 (= the most inputs whose flood
+ * sets share an output in a switch of bft(h;1,..,1), so acceptance never waits forever) blocks
+ * acceptance; no copy is lost or duplicated and q_o never exceeds 2. */
+static void flood_queues(void)
+{
+    int h, i, peak[LCAN_MAX_LEVELS + 1];
+    long too_full;
+    for (h = 2; h <= 8; h++) {
+        int N = 1 << h, fq = N < 255 ? N : 255, depth = N < 4 ? 4 : N < 255 ? N : 255;
+        int last = mnb_cbft(h, fq, depth, peak, &too_full), ok = 1, last2;
+        char line[256];
+        int len = snprintf(line, sizeof line,
+                           "test_net_packet: mnb bft(%d;1..1) N = %d FLOOD_Q %d DEPTH %d: last delivery t0 + %d, "
+                           "peak q at the level-i upper", h, N, fq, depth, last);
+        for (i = 1; i < h; i++) {
+            ok = ok && peak[i] == 1 << (i - 1);
+            len += snprintf(line + len, sizeof line - (size_t)len, " %d", peak[i]);
+        }
+        printf("%s (seed 000: 1 2 4 ..)\n", line);
+        check(&C, ok, "bft(%d;1..1): peak q_o at level-i uppers is 2^(i-1) (seed 000 4.1)", h);
+        check(&C, last >= N - 1, "bft(%d;1..1): last delivery t0 + %d, at least N - 1 = %d", h, last, N - 1);
+        if (h <= 6) {
+            last2 = mnb_cbft(h, 2, 4, peak, &too_full);
+            printf("test_net_packet: mnb bft(%d;1..1) N = %d FLOOD_Q 2 DEPTH 4: last delivery t0 + %d, peak q", h, N,
+                   last2);
+            for (i = 1; i < h; i++)
+                printf(" %d", peak[i]);
+            printf("\n");
+            check(&C, last2 >= last, "bft(%d;1..1) FLOOD_Q 2: no earlier than with FLOOD_Q %d (%d, %d)", h, fq, last2,
+                  last);
+        }
+    }
+}
+
+/* The smallest FLOOD_Q the network takes (the largest m_l, spec 8.7) with one source streaming
+ * flooding broadcasts (every switch sees floods on one input only, so acceptance waits only for q_o)
+ * and DEPTH 1 (credits stall the queues): every broadcast reaches every leaf but the source once, in
+ * order, q_o never above FLOOD_Q. */
+static void flood_stream(const char *spec, int count)
+{
+    lcan_topo *t = parse(spec);
+    netio io;
+    uint32_t *next_id, q, src = 1;
+    uint8_t *buf;
+    size_t np, k;
+    long sent = 0, arrivals = 0, bad = 0, over = 0;
+    int tau, fq = t != NULL ? lcan_net_flood_q_min(t) : 1;
+    g_flood_q = fq;
+    if (t == NULL || !open_packet(&io, t, 1, 16)) {
+        g_flood_q = 0;
+        return;
+    }
+    g_flood_q = 0;
+    np = lcan_net_debug_dump(io.net, NULL, 0);
+    buf = malloc(np);
+    next_id = calloc(io.N, sizeof *next_id);
+    netio_reset(&io, 3);
+    for (tau = 1; tau <= 20 * count + 100; tau++) {
+        uint32_t qs = src * (uint32_t)io.U0;
+        netio_idle(&io);
+        if (sent < count && io.inj_ready[qs]) {
+            io.inj_valid[qs] = 1;
+            io.inj_flit[qs] = lcan_flit(io.net, 1, 1, 0, (uint32_t)sent++);
+        }
+        netio_tick(&io);
+        for (q = 0; q < io.NP; q++) {
+            uint32_t r = q / (uint32_t)io.U0;
+            if (!io.ej_valid[q])
+                continue;
+            arrivals++;
+            if (r == src || q % (uint32_t)io.U0 != 0 || lcan_flit_payload(io.net, io.ej_flit[q]) != next_id[r])
+                bad++;
+            next_id[r]++;
+        }
+        lcan_net_debug_dump(io.net, buf, np);
+        for (k = np / 2; k < np; k++)
+            over += buf[k] > fq;
+    }
+    check(&C, sent == count && arrivals == count * (long)(io.N - 1) && bad == 0 && over == 0 && queues_empty(&io, fq),
+          "%s FLOOD_Q %d DEPTH 1: %ld floods streamed, %ld arrivals of %ld, %ld out of order or misplaced, "
+          "q_o > FLOOD_Q %ld times",
+          spec, fq, sent, arrivals, count * (long)(io.N - 1), bad, over);
+    free(buf);
+    free(next_id);
+    netio_close(&io);
+    lcan_topo_free(t);
+}
+
+/* lcan_net_new refuses FLOOD_Q outside 0..255 (in both modes); 255 is taken; without flood queues
+ * (FLOOD_Q = 0, or circuit mode) the debug view has DBG_BYTES bytes and lcan_net_flood_q is 0. */
+static void flood_q_args(void)
+{
+    lcan_topo *t = parse("bft(3;1,1,1)");
+    static const int bad[] = {-1, 256, 100000};
+    int mode, k;
+    if (t == NULL)
+        return;
+    for (mode = 0; mode <= 1; mode++) {
+        lcan_cfg cfg;
+        lcan_net *n = NULL;
+        lcan_cfg_default(&cfg);
+        cfg.mode = (lcan_mode)mode;
+        for (k = 0; k < 3; k++) {
+            cfg.flood_q = bad[k];
+            n = (lcan_net *)&cfg;
+            check(&C, lcan_net_new(t, &cfg, &n) == LCAN_ERR_ARG && n == NULL, "mode %d: FLOOD_Q %d refused", mode,
+                  bad[k]);
+        }
+        cfg.flood_q = 1; /* below m_l = 2: refused in packet mode (spec 8.7's limit), taken in circuit mode */
+        check(&C, lcan_net_new(t, &cfg, &n) == (mode == LCAN_PACKET ? LCAN_ERR_PARAM : LCAN_OK) &&
+                      (mode == LCAN_PACKET) == (n == NULL) && lcan_net_flood_q_min(t) == 2,
+              "mode %d: FLOOD_Q 1 below max m_l = 2", mode);
+        lcan_net_free(n);
+        n = NULL;
+        cfg.flood_q = 255;
+        check(&C, lcan_net_new(t, &cfg, &n) == LCAN_OK, "mode %d: FLOOD_Q 255 taken", mode);
+        /* 6 switch ports at level 1... : DBG_BYTES = 4*3 + 2*3 + 1*2 = 20 */
+        check(&C, lcan_net_debug_dump(n, NULL, 0) == (mode == LCAN_PACKET ? 40u : 20u) &&
+                      lcan_net_flood_q(n, 1, 0, 2) == 0 && lcan_net_flood_q(n, 0, 0, 0) == 0 &&
+                      lcan_net_flood_q(n, 1, 4, 0) == 0 && lcan_net_flood_q(NULL, 1, 0, 0) == 0,
+              "mode %d FLOOD_Q 255: debug view length, accessor", mode);
+        lcan_net_free(n);
+        cfg.flood_q = 0;
+        check(&C, lcan_net_new(t, &cfg, &n) == LCAN_OK && lcan_net_debug_dump(n, NULL, 0) == 20u, "mode %d FLOOD_Q 0",
+              mode);
+        lcan_net_free(n);
+    }
+    lcan_topo_free(t);
+}
+
+/* Without flooding broadcasts the flood queues stay empty and a network with FLOOD_Q > 0 (full-scan
+ * tick) gives every output of a FLOOD_Q = 0 network (spec 8.7: everything else is 8.3's), on random
+ * unicasts and tree broadcasts. */
+static void flood_q_inert(const char *spec, int depth, int ticks)
+{
+    lcan_topo *t = parse(spec);
+    netio a, b;
+    unsigned long long rng = 4242;
+    long diff = 0;
+    int tau, l, p1;
+    uint32_t q;
+    if (t == NULL || !open_packet(&a, t, depth, 16))
+        return;
+    g_flood_q = 4; /* (at least every m_l of the networks below) */
+    if (!open_packet(&b, t, depth, 16)) {
+        g_flood_q = 0;
+        netio_close(&a);
+        return;
+    }
+    g_flood_q = 0;
+    p1 = lcan_topo_p(t, 1);
+    netio_reset(&a, 9);
+    netio_reset(&b, 9);
+    for (tau = 1; tau <= ticks; tau++) {
+        netio_idle(&a);
+        netio_idle(&b);
+        for (q = 0; q < a.NP; q++) {
+            unsigned long long v = test_rng(&rng);
+            int lp = (int)(q % (uint32_t)a.U0), bc = v % 50 == 0 && lp % p1 == 0;
+            if (v % 3 != 0 || !a.inj_ready[q])
+                continue;
+            a.inj_valid[q] = b.inj_valid[q] = 1;
+            a.inj_flit[q] = b.inj_flit[q] = lcan_flit(a.net, (int)((v >> 8) & 1u) && !bc, bc,
+                                                      bc ? (uint32_t)(lp / p1) : test_pack(t, (uint32_t)((v >> 16) % a.N)),
+                                                      (uint32_t)(v >> 40));
+        }
+        netio_tick(&a);
+        netio_tick(&b);
+        for (q = 0; q < a.NP; q++)
+            diff += a.ej_valid[q] != b.ej_valid[q] || a.ej_flit[q] != b.ej_flit[q] || a.inj_ready[q] != b.inj_ready[q];
+        for (l = 0; l < a.h; l++)
+            diff += a.cnt_up[l] != b.cnt_up[l] || a.cnt_down[l] != b.cnt_down[l] || a.cnt_drop[l] != b.cnt_drop[l];
+    }
+    g_flood_q = 4;
+    check(&C, diff == 0 && queues_empty(&b, g_flood_q), "%s: FLOOD_Q 4 without flooding equals FLOOD_Q 0 (%ld differences)",
+          spec, diff);
+    g_flood_q = 0;
+    netio_close(&a);
+    netio_close(&b);
+    lcan_topo_free(t);
+}
+
 int main(void)
 {
     /* faults (spec 14): gft(2,2,2) upper 1 of L1:0 = link 8 + 2*2 = 12, parent L2:2 = switch 6;
@@ -873,6 +1185,28 @@ int main(void)
     }
     flood("bft(4;1,2,4,8)");
     flood("pgft(3;3,3,2;2,3,2;3,2,2)");
+
+    /* flood queues (spec 8.7) */
+    flood_q_args();
+    flood_queues();
+    flood_stream("bft(4;1,1,1,1)", 40);
+    flood_stream("pgft(3;3,3,2;2,3,2;3,2,2)", 30);
+    flood_stream("cm5", 10);
+    flood_q_inert("pgft(2;3,4;2,3;2,1)", 3, 1500);
+    flood_q_inert("bft(4;1,2,4,8)", 2, 1500);
+    for (g_flood_q = 4; g_flood_q <= 8; g_flood_q += 4) { /* a lone flood keeps 8.6's latency (4 = cm5's m_l) */
+        flood("bft(4;1,1,1,1)");
+        flood("bft(4;1,2,4,8)");
+        flood("pgft(3;3,3,2;2,3,2;3,2,2)");
+        flood("xgft(2;4,4;1,2)");
+        flood("cm5");
+    }
+    g_flood_q = 8; /* random unicasts, tree and flooding broadcasts with flood queues: FLOOD_Q 8 is at
+                      least the most flooding inputs sharing one output in these switches (P - 1) */
+    heavy("pgft(2;3,4;2,3;2,1)", 2, 100, 1500);
+    heavy("xgft(2;4,4;1,2)", 4, 100, 1500);
+    heavy("bft(4;1,1,1,1)", 4, 300, 600);
+    g_flood_q = 0;
     heavy("lcan(2,2,64)", 4, 0, 2000);
     heavy("lcan(4,2,64)", 1, 0, 1000);
     heavy("pgft(2;3,4;2,3;2,1)", 2, 20, 2000);

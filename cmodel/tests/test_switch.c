@@ -2,7 +2,7 @@
  * test_switch.c - one switch as a unit (include/lcan_switch.h, spec 13.1), driven alone through its
  * public ports. Every expected value is computed here from the spec's text (the LFSR, salt, seeding
  * and offsets of spec 5 and sigma_ref.h's sigma, written again here; a reference switch written
- * from spec 4, 6, 7.2, 8.3, 8.6, 14.2-14.3), never by the model's code:
+ * from spec 4, 6, 7.2, 8.3, 8.6, 8.7, 14.2-14.3), never by the model's code:
  *
  *  - lcan_sw_cfg_of against spec 2.2's index arithmetic, 13.1's parameters and 14.2's ROW_OFF on
  *    lcan(4,4,64), including W_UP = 0, P_UP = 1 at the top; lcan_sw_seed_of ^ salt (or 1) equals
@@ -24,7 +24,17 @@
  *  - random: thousands of ticks on several shapes in both modes and both UP_CHOICEs with any legal
  *    inputs (faults and row writes changing every tick, reset and clear at any time, headers on
  *    owning inputs, data without circuits, acks without circuits, impossible digits, destinations
- *    outside the subtree from a parent), every output compared with the reference switch below.
+ *    outside the subtree from a parent), every output compared with the reference switch below;
+ *  - flood queues (spec 8.7) by hand on shape A: a lone flood leaves on its tick; two floods meeting
+ *    on an output are both accepted with FLOOD_Q 2 (copies in ascending input order, the second on
+ *    the next tick) and neither with FLOOD_Q 1; credits stall the queues, acceptance is judged on q_o
+ *    before the tick; an off output's queue is emptied; a busy queue takes its output before a
+ *    unicast; FLOOD_Q -1 and 256 refused (both modes), 255 taken;
+ *  - flood queues at random: flooding-heavy inputs from children and uppers with credit stalls,
+ *    FLOOD_Q 1, 2, 3, 8, 255, with and without off ports and row writes, P = 3 .. 16, every output
+ *    and the 2 * P debug bytes compared with the reference; the run must have exercised refusals,
+ *    full queues, queues emptied by off ports, sends up and unicasts meeting a busy queue. Circuit
+ *    mode with FLOOD_Q 8 writes P debug bytes and behaves as without.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +48,7 @@
 static check_ctx C = {"test_switch", 0, 0};
 
 #define MAXP 16
+#define MAXFQ 255 /* FLOOD_Q */
 #define PW 8 /* PAYLOAD_W of the tests; ADDR_W = 6, so a reach row is one 64-bit word */
 #define AW 6
 
@@ -66,7 +77,7 @@ static int r_red(uint32_t field, int n)
 /* ------------------------------------------------------------------ the reference switch */
 typedef struct {
     /* shape */
-    int level, m, p, U, D, P, dig_off, dig_w, mode, depth, uc;
+    int level, m, p, U, D, P, dig_off, dig_w, mode, depth, uc, fq; /* fq: FLOOD_Q, 0 in circuit mode */
     uint32_t label, salt, row_base;
     /* state */
     uint32_t s, cnt_up, cnt_down, cnt_drop;
@@ -74,6 +85,8 @@ typedef struct {
     uint64_t fifo[MAXP][8];
     unsigned served[MAXP];
     uint64_t rows[MAXP]; /* bit a of row j */
+    uint64_t q[MAXP][MAXFQ]; /* spec 8.7: flood queue of output o, head at q[o][0], qn[o] flits */
+    int qn[MAXP];
     /* outputs */
     uint64_t tx[MAXP]; /* valid flag in bit 63 */
     int ret[MAXP];
@@ -190,6 +203,7 @@ static void r_reset(ref_sw *r, uint32_t seed)
         r->set[o] = r->src[o] = 0;
         r->cr[o] = leafdn(r, o) ? 0 : r->depth;
         r->fn[o] = 0;
+        r->qn[o] = 0;
         r->served[o] = 0;
         r->tx[o] = 0;
         r->ret[o] = 0;
@@ -252,11 +266,87 @@ static void r_circuit(ref_sw *r, const ref_in *in)
     r->s = r_step(r->s);
 }
 
+/* What the random runs exercised of spec 8.7 (checked at the end of test_random_flood). */
+static struct { long rejected, accepted, full, emptied, sent_up, blocked_uni; } cov;
+
+/* Spec 8.7: does output o own a flood queue? (parallel link 0 of a child; upper 0 below the top) */
+static int r_owns_q(const ref_sw *r, int o) { return (o < r->D && o % r->p == 0) || (o == r->D && r->U > 0); }
+
+/* Spec 8.7 steps 2, 3 and 6 on the flooding candidates (fl[i]); the copy sent on o is cand of the
+ * queue's head. Marks accepted candidates consumed; returns the outputs whose queue held a flit
+ * after the appends (the allocator must not use them, step 4). */
+static unsigned r_flood(ref_sw *r, const ref_in *in, const uint64_t *cand, const int *fl, int *consumed, unsigned avail)
+{
+    int P = r->P, D = r->D, i, o, c, n[MAXP] = {0};
+    unsigned F[MAXP], busy = 0;
+    for (i = 0; i < P; i++) {
+        F[i] = 0;
+        if (!fl[i])
+            continue;
+        if (i < D) { /* from child i / p: link 0 of every other child, and upper 0 below the top */
+            for (c = 0; c < r->m; c++)
+                if (c != i / r->p)
+                    F[i] |= 1u << (c * r->p);
+            if (r->U > 0)
+                F[i] |= 1u << D;
+        } else { /* from an upper: link 0 of every child */
+            for (c = 0; c < r->m; c++)
+                F[i] |= 1u << (c * r->p);
+        }
+        F[i] &= ~offmask(r, in);
+        for (o = 0; o < P; o++)
+            n[o] += (F[i] >> o) & 1u;
+    }
+    for (i = 0; i < P; i++) { /* accepted when q_o + n_o <= FLOOD_Q on every o of F_i, q_o before the tick */
+        int ok = fl[i];
+        for (o = 0; o < P && ok; o++)
+            if ((F[i] >> o) & 1u)
+                ok = r->qn[o] + n[o] <= r->fq;
+        if (fl[i])
+            consumed[i] = ok;
+        cov.rejected += fl[i] && !ok;
+    }
+    for (i = 0; i < P; i++) { /* the copies, in ascending input order */
+        if (!fl[i] || !consumed[i])
+            continue;
+        cov.accepted++;
+        for (o = 0; o < P; o++)
+            if ((F[i] >> o) & 1u) {
+                r->q[o][r->qn[o]++] = cand[i];
+                cov.full += r->qn[o] == r->fq && r->fq > 1;
+            }
+    }
+    for (o = 0; o < P; o++) {
+        if (!r_owns_q(r, o))
+            continue;
+        if (in->off[o]) { /* step 6 */
+            cov.emptied += r->qn[o] > 0;
+            r->qn[o] = 0;
+            continue;
+        }
+        if (r->qn[o] == 0)
+            continue;
+        busy |= 1u << o;
+        if ((avail >> o) & 1u) { /* step 3: the head leaves */
+            r->tx[o] = r->q[o][0];
+            memmove(&r->q[o][0], &r->q[o][1], sizeof r->q[o][0] * (size_t)(r->qn[o] - 1));
+            r->qn[o]--;
+            if (!leafdn(r, o))
+                r->cr[o]--;
+            if (o >= D)
+                r->cnt_up++, cov.sent_up++;
+            else
+                r->cnt_down++;
+        }
+    }
+    return busy;
+}
+
 static void r_packet(ref_sw *r, const ref_in *in)
 {
     int P = r->P, D = r->D, i, o, c, nreq = 0;
     uint64_t cand[MAXP];
-    int from_fifo[MAXP], consumed[MAXP];
+    int from_fifo[MAXP], consumed[MAXP], fl[MAXP];
     unsigned full[MAXP], grant[MAXP], avail = 0, offm = offmask(r, in);
     rreq q[MAXP];
     for (o = 0; o < P; o++) {
@@ -269,11 +359,16 @@ static void r_packet(ref_sw *r, const ref_in *in)
         from_fifo[i] = r->fn[i] > 0;
         cand[i] = from_fifo[i] ? r->fifo[i][0] : (in->rv[i] ? (V63 | in->rf[i]) : 0);
         consumed[i] = 0;
+        fl[i] = 0;
         q[i].valid = 0;
         full[i] = 0;
         f = cand[i];
         if (!f)
             continue;
+        if (r->fq > 0 && f_bcast(f) && f_head(f)) { /* spec 8.7: flood queues, no request */
+            fl[i] = 1;
+            continue;
+        }
         if (!f_bcast(f)) {
             r_unicast(r, in, i, f_dest(f), &q[i]);
             if (!q[i].want) {
@@ -314,6 +409,12 @@ static void r_packet(ref_sw *r, const ref_in *in)
             }
         }
         nreq++;
+    }
+    if (r->fq > 0) {
+        unsigned busy = r_flood(r, in, cand, fl, consumed, avail);
+        for (i = 0; i < P; i++) /* a unicast of class DOWN(x) meets a busy queue on link 0 */
+            cov.blocked_uni += q[i].valid && !q[i].all && (q[i].want & busy & avail) != 0;
+        avail &= ~busy;
     }
     if (nreq)
         r_alloc(r, q, avail, grant);
@@ -389,7 +490,7 @@ typedef struct {
     /* unit pins */
     uint8_t rv[MAXP], tr[MAXP], off[MAXP];
     uint64_t rf[MAXP], row[1];
-    uint8_t o_ret[MAXP], o_tv[MAXP], o_dbg[MAXP];
+    uint8_t o_ret[MAXP], o_tv[MAXP], o_dbg[2 * MAXP];
     uint64_t o_tf[MAXP];
     lcan_sw_out out;
     long tick;
@@ -438,6 +539,7 @@ static int t_open(tsw *t, const lcan_sw_cfg *c)
     t->r.mode = c->cfg.mode;
     t->r.depth = c->cfg.depth;
     t->r.uc = c->cfg.up_choice;
+    t->r.fq = c->cfg.mode == LCAN_PACKET ? c->cfg.flood_q : 0;
     t->r.label = c->label;
     t->r.salt = c->salt;
     t->r.row_base = c->row_base;
@@ -474,6 +576,7 @@ static int t_tick(tsw *t, const char *what)
     in.cfg_we = t->in.cfg_we;
     in.cfg_addr = t->in.cfg_addr;
     in.cfg_row = t->row;
+    memset(t->o_dbg + P, 0xEE, (size_t)P); /* without flood queues the unit writes P bytes only */
     lcan_sw_tick(t->s, &in, &t->out);
     r_tick(&t->r, &t->in);
     t->tick++;
@@ -485,6 +588,22 @@ static int t_tick(tsw *t, const char *what)
                 check(&C, 0, "%s: tick %ld port %d: tx %d/%llx ret %d dbg %02x, expected %d/%llx %d %02x", what, t->tick,
                       o, t->o_tv[o], (unsigned long long)t->o_tf[o], t->o_ret[o], t->o_dbg[o], ev,
                       (unsigned long long)ef, t->r.ret[o], r_dbg(&t->r, o));
+            bad = 1;
+        }
+    }
+    for (o = 0; o < P && t->r.fq == 0; o++)
+        if (t->o_dbg[P + o] != 0xEE && !bad) {
+            check(&C, 0, "%s: tick %ld: dbg byte %d written without flood queues", what, t->tick, P + o);
+            bad = 1;
+        }
+    for (o = 0; o < P && t->r.fq > 0; o++) { /* spec 13.1: the second half of dbg, q_o */
+        if (t->r.qn[o] > t->r.fq) {
+            check(&C, 0, "%s: tick %ld reference q_%d = %d above FLOOD_Q %d", what, t->tick, o, t->r.qn[o], t->r.fq);
+            bad = 1;
+        }
+        if (t->o_dbg[P + o] != t->r.qn[o]) {
+            if (!bad)
+                check(&C, 0, "%s: tick %ld port %d: q %d, expected %d", what, t->tick, o, t->o_dbg[P + o], t->r.qn[o]);
             bad = 1;
         }
     }
@@ -564,9 +683,11 @@ static void test_cfg(void)
         lcan_sw_free(s);
         check(&C, lcan_sw_new(NULL, &s) == LCAN_ERR_ARG && s == NULL && lcan_sw_new(&g, NULL) == LCAN_ERR_ARG,
               "NULL arguments");
-        for (k = 0; k < 13; k++) {
+        for (k = 0; k < 15; k++) {
             b = g;
             switch (k) {
+            case 13: b.cfg.flood_q = -1; break;
+            case 14: b.cfg.flood_q = 256; break;
             case 0: b.m = 0; break;
             case 1: b.p_dn = 0; break;
             case 2: b.w_up = -1; break;
@@ -583,7 +704,15 @@ static void test_cfg(void)
             }
             s = (lcan_sw *)&b; /* must be reset to NULL */
             check(&C, lcan_sw_new(&b, &s) == LCAN_ERR_ARG && s == NULL, "bad cfg %d refused", k);
+            b.cfg.mode = LCAN_PACKET; /* FLOOD_Q is refused in either mode */
+            if (k >= 13)
+                check(&C, lcan_sw_new(&b, &s) == LCAN_ERR_ARG && s == NULL, "bad cfg %d refused in packet mode", k);
         }
+        b = g; /* the limits themselves are taken */
+        b.cfg.mode = LCAN_PACKET;
+        b.cfg.flood_q = 255;
+        check(&C, lcan_sw_new(&b, &s) == LCAN_OK && s != NULL, "FLOOD_Q 255 taken");
+        lcan_sw_free(s);
     }
     lcan_sw_free(NULL);
 }
@@ -855,6 +984,135 @@ static void test_packet(void)
     lcan_sw_free(t.s);
 }
 
+/* Spec 8.7 by hand on shape A (D = 6, uppers 6..8; the flood queues are on outputs 0, 2, 4 (link 0
+ * of children 0..2) and 6 (upper 0)); every expectation below is derived from the spec's steps. */
+static int qbytes(const tsw *t, int q0, int q2, int q4, int q6)
+{
+    int o;
+    for (o = 0; o < 9; o++) {
+        int e = o == 0 ? q0 : o == 2 ? q2 : o == 4 ? q4 : o == 6 ? q6 : 0;
+        if (t->o_dbg[9 + o] != e)
+            return 0;
+    }
+    return 1;
+}
+
+static int txset(const tsw *t)
+{
+    int o, m = 0;
+    for (o = 0; o < 9; o++)
+        m |= t->o_tv[o] << o;
+    return m;
+}
+
+static void test_flood_q(void)
+{
+    lcan_sw_cfg c = shape_a(LCAN_PACKET, 1);
+    tsw t;
+    uint64_t f0 = mkflit(1, 1, 0, 0x10), f2 = mkflit(1, 1, 0, 0x12), fu[8];
+    int k;
+    c.cfg.flood_q = 2;
+    if (!t_open(&t, &c))
+        return;
+    /* a lone flooding broadcast from child 0 (input 0): flood set {2, 4, 6}, sent on its tick */
+    t_reset(&t, 11);
+    t.in.rv[0] = 1;
+    t.in.rf[0] = f0;
+    t_tick(&t, "fq lone");
+    check(&C, txset(&t) == 0x54 && t.o_tf[2] == f0 && t.o_tf[4] == f0 && t.o_tf[6] == f0 && t.o_ret[0] &&
+                  t.o_dbg[2] == 3 && t.o_dbg[4] == 3 && t.o_dbg[6] == 3 && qbytes(&t, 0, 0, 0, 0) &&
+                  t.out.cnt_up == 1 && t.out.cnt_down == 2,
+          "FLOOD_Q 2: a lone flood leaves on its tick: %x", txset(&t));
+    /* children 0 and 1 at once (inputs 0, 2): n_4 = n_6 = 2 <= 2, both accepted; queue 4 and 6 hold
+     * f0 then f2 (ascending input order) and send f0; outputs 2 (f0) and 0 (f2) send at once; a
+     * unicast from upper 7 to DOWN(2) (outputs 4, 5) finds 4 busy with its queue and takes 5 */
+    t_reset(&t, 12);
+    t.in.rv[0] = t.in.rv[2] = t.in.rv[7] = 1;
+    t.in.rf[0] = f0;
+    t.in.rf[2] = f2;
+    t.in.rf[7] = mkflit(0, 0, 0x28, 0x77);
+    t_tick(&t, "fq two");
+    check(&C, txset(&t) == 0x75 && t.o_tf[0] == f2 && t.o_tf[2] == f0 && t.o_tf[4] == f0 && t.o_tf[6] == f0 &&
+                  t.o_tf[5] == mkflit(0, 0, 0x28, 0x77) && t.o_ret[0] && t.o_ret[2] && t.o_ret[7] &&
+                  qbytes(&t, 0, 0, 1, 1),
+          "FLOOD_Q 2: two floods accepted, queues 4 and 6 keep f2, the unicast takes 5: %x", txset(&t));
+    t_tick(&t, "fq two, next");
+    check(&C, txset(&t) == 0x50 && t.o_tf[4] == f2 && t.o_tf[6] == f2 && qbytes(&t, 0, 0, 0, 0),
+          "the second copies leave on the next tick");
+    lcan_sw_free(t.s);
+
+    /* FLOOD_Q 1: the same two floods: n_4 = 2 > 1, neither is accepted (no copy, no credit-out),
+     * and neither is on any later tick while both wait at their FIFO heads (spec 8.7 step 2) */
+    c.cfg.flood_q = 1;
+    if (!t_open(&t, &c))
+        return;
+    t_reset(&t, 13);
+    t.in.rv[0] = t.in.rv[2] = 1;
+    t.in.rf[0] = f0;
+    t.in.rf[2] = f2;
+    t_tick(&t, "fq1 two");
+    for (k = 0; k < 5; k++) {
+        check(&C, txset(&t) == 0 && !t.o_ret[0] && !t.o_ret[2] && qbytes(&t, 0, 0, 0, 0) && t.out.cnt_drop == 0,
+              "FLOOD_Q 1: two floods meeting on output 4 both wait (tick %d)", k);
+        t_tick(&t, "fq1 wait");
+    }
+    lcan_sw_free(t.s);
+
+    /* credits: floods from upper 7 (flood set {0, 2, 4}), one per tick, no credit back. Ticks 1-4
+     * spend the 4 credits of 0, 2, 4; 5 and 6 are accepted into the queues (q 1, then 2); 7 is not
+     * (2 + 1 > 2) and waits in the FIFO */
+    c.cfg.flood_q = 2;
+    if (!t_open(&t, &c))
+        return;
+    t_reset(&t, 14);
+    for (k = 1; k <= 7; k++) {
+        fu[k] = mkflit(1, 1, 0, 0x40u + (uint32_t)k);
+        t.in.rv[7] = 1;
+        t.in.rf[7] = fu[k];
+        t_tick(&t, "fq credits");
+        if (k <= 4)
+            check(&C, txset(&t) == 0x15 && t.o_tf[0] == fu[k] && t.o_ret[7] && t.o_dbg[0] == 4 - k &&
+                          qbytes(&t, 0, 0, 0, 0),
+                  "flood %d sent on 0, 2, 4", k);
+        else /* q = 1, 2, then 2 again with flood 7 refused */
+            check(&C, txset(&t) == 0 && t.o_ret[7] == (k < 7) && qbytes(&t, k < 6 ? 1 : 2, k < 6 ? 1 : 2, k < 6 ? 1 : 2, 0),
+                  "flood %d: queued (%d) or refused (%d)", k, k < 7, k == 7);
+    }
+    /* tick 8: a credit arrives on 0 (used from tick 9): nothing moves; tick 9: 0 sends flood 5,
+     * flood 7 still refused (q_2 = 2) */
+    t.in.tr[0] = 1;
+    t_tick(&t, "fq credit 0");
+    check(&C, txset(&t) == 0 && !t.o_ret[7] && qbytes(&t, 2, 2, 2, 0) && t.o_dbg[0] == 1, "a credit on 0: cr 1");
+    t_tick(&t, "fq send 0");
+    check(&C, txset(&t) == 0x01 && t.o_tf[0] == fu[5] && !t.o_ret[7] && qbytes(&t, 1, 2, 2, 0), "0 sends flood 5");
+    /* tick 10: credits on 2 and 4; tick 11: they send flood 5, but flood 7 is judged on q before the
+     * tick (q_2 = q_4 = 2): refused; tick 12: q = 1, 1, 1 and n = 1: accepted, no credit to send */
+    t.in.tr[2] = t.in.tr[4] = 1;
+    t_tick(&t, "fq credit 2 4");
+    check(&C, txset(&t) == 0 && !t.o_ret[7] && qbytes(&t, 1, 2, 2, 0), "credits on 2, 4");
+    t_tick(&t, "fq send 2 4");
+    check(&C, txset(&t) == 0x14 && t.o_tf[2] == fu[5] && t.o_tf[4] == fu[5] && !t.o_ret[7] && qbytes(&t, 1, 1, 1, 0),
+          "2 and 4 send flood 5; flood 7 judged on q before the tick");
+    t_tick(&t, "fq accept 7");
+    check(&C, txset(&t) == 0 && t.o_ret[7] && qbytes(&t, 2, 2, 2, 0), "flood 7 accepted");
+    /* tick 13: output 0 off: its queue is emptied (no count), the others keep theirs */
+    t.in.off[0] = 1;
+    t_tick(&t, "fq off");
+    t.in.off[0] = 0;
+    check(&C, txset(&t) == 0 && qbytes(&t, 0, 2, 2, 0) && t.out.cnt_drop == 0, "an off output's queue is emptied");
+    /* a unicast from upper 8 to DOWN(1) (outputs 2, 3) with credits back on 2: 2 sends its queue's
+     * head (flood 6), the unicast takes 3 */
+    t.in.tr[2] = 1;
+    t_tick(&t, "fq credit 2");
+    t.in.rv[8] = 1;
+    t.in.rf[8] = mkflit(0, 0, 0x24, 0x99);
+    t_tick(&t, "fq queue first");
+    check(&C, txset(&t) == 0x0C && t.o_tf[2] == fu[6] && t.o_tf[3] == mkflit(0, 0, 0x24, 0x99) &&
+                  qbytes(&t, 0, 1, 2, 0),
+          "the flood queue comes before the inputs: %x", txset(&t));
+    lcan_sw_free(t.s);
+}
+
 static void test_faults(void)
 {
     int mode, seed, o, got;
@@ -927,6 +1185,73 @@ static void test_faults(void)
 }
 
 /* ------------------------------------------------------------------ random inputs vs the reference */
+
+/* One random run of `ticks` ticks on cfg c, every output compared with the reference. Flits: kind
+ * (v >> 8) % 8 is 0-4 a header (circuit; head ignored on a packet unicast), 5 data, 6 tree
+ * broadcast, 7 flooding (bcast ignored in circuit mode); with flood != 0 kinds 3-5 are flooding too
+ * (spec 8.7's queues kept busy). off_mod: a port is off on a tick with probability 1 / off_mod (0:
+ * never, and no row writes either). Credits come back for the flits an output sent, each with
+ * probability 2/3 per tick, or not at all during the stall phases. */
+static void random_run(const lcan_sw_cfg *c, int ticks, int flood, int off_mod, unsigned long long *rng,
+                       const char *what)
+{
+    tsw t;
+    int P, tick, i, credit[MAXP], outst[MAXP], ok = 1, mode = c->cfg.mode, depth = c->cfg.depth;
+    if (!t_open(&t, c))
+        return;
+    P = t.r.P;
+    for (tick = 0; tick < ticks && ok; tick++) {
+        unsigned long long r = test_rng(rng);
+        int rate = (int)(r % 4);           /* load varies */
+        int stall = (tick / 64) % 4 == 3;  /* flood: no credits back for a while (queues fill) */
+        if (tick == 0 || r % 509 == 0) {
+            t.in.rst = 1;
+            t.in.seed = (uint32_t)(r >> 20);
+            for (i = 0; i < P; i++)
+                credit[i] = depth, outst[i] = 0;
+        }
+        t.in.clear = r % 97 == 0;
+        for (i = 0; i < P; i++) {
+            unsigned long long v = test_rng(rng);
+            int send = (int)(v % 4) <= rate && (mode == LCAN_CIRCUIT || credit[i] > 0) && !t.in.rst;
+            int kind = (int)((v >> 8) % 8);
+            if (flood && kind >= 3 && kind != 6)
+                kind = 7;
+            t.in.rv[i] = send;
+            t.in.rf[i] = mkflit(kind < 5 || kind == 7, kind >= 6, (uint32_t)(v >> 16) % 64, (uint32_t)(v >> 32));
+            if (!send)
+                t.in.rf[i] = 0;
+            if (send && mode == LCAN_PACKET)
+                credit[i]--;
+            t.in.off[i] = off_mod > 0 && (v >> 40) % (unsigned)off_mod == 0;
+            /* returns: acks anywhere; credits only for flits the output sent */
+            if (mode == LCAN_CIRCUIT)
+                t.in.tr[i] = (v >> 44) % 3 == 0;
+            else if (t.r.level == 1 && i < t.r.D)
+                t.in.tr[i] = (v >> 44) % 2; /* ignored */
+            else if (outst[i] > 0 && (v >> 44) % 3 != 0 && !(flood && stall)) {
+                t.in.tr[i] = 1;
+                outst[i]--;
+            }
+        }
+        if (off_mod > 0 && r % 5 == 0) {
+            unsigned long long v = test_rng(rng);
+            t.in.cfg_we = 1;
+            t.in.cfg_addr = c->row_base - 2 + (uint32_t)(v % (unsigned)(t.r.U + 4));
+            t.in.cfg_row = (v >> 8) % 4 == 0 ? ~(uint64_t)0 : (test_rng(rng) | test_rng(rng));
+        }
+        if (t.in.rst) /* a reset tick carries nothing else of use */
+            for (i = 0; i < P; i++)
+                t.in.tr[i] = 0;
+        ok = t_tick(&t, what);
+        for (i = 0; i < P && mode == LCAN_PACKET; i++) {
+            credit[i] += t.o_ret[i];
+            outst[i] += t.o_tv[i];
+        }
+    }
+    lcan_sw_free(t.s);
+}
+
 static void test_random(void)
 {
     static const struct { int level, m, p, w_up, p_up, dig_off, dig_w; uint32_t label; } sh[] = {
@@ -941,64 +1266,52 @@ static void test_random(void)
                 for (depth = 1; depth <= (mode ? 3 : 1); depth += 2) {
                     lcan_sw_cfg c = mkcfg(sh[k].level, sh[k].m, sh[k].p, sh[k].w_up, sh[k].p_up, sh[k].dig_off,
                                           sh[k].dig_w, sh[k].label, mode, depth, uc);
-                    tsw t;
-                    int P, tick, i, credit[MAXP], outst[MAXP], ok = 1;
                     char what[80];
-                    if (!t_open(&t, &c))
-                        return;
-                    P = t.r.P;
                     snprintf(what, sizeof what, "random shape %d mode %d uc %d depth %d", k, mode, uc, depth);
-                    for (tick = 0; tick < 3000 && ok; tick++) {
-                        unsigned long long r = test_rng(&rng);
-                        int rate = (int)(r % 4); /* load varies */
-                        if (tick == 0 || r % 509 == 0) {
-                            t.in.rst = 1;
-                            t.in.seed = (uint32_t)(r >> 20);
-                            for (i = 0; i < P; i++)
-                                credit[i] = depth, outst[i] = 0;
-                        }
-                        t.in.clear = r % 97 == 0;
-                        for (i = 0; i < P; i++) {
-                            unsigned long long v = test_rng(&rng);
-                            int send = (int)(v % 4) <= rate && (mode == LCAN_CIRCUIT || credit[i] > 0) && !t.in.rst;
-                            int kind = (int)((v >> 8) % 8); /* header / data / broadcast mix */
-                            t.in.rv[i] = send;
-                            /* kind 0-4 header (circuit; head ignored on a packet unicast), 5 data,
-                             * 6 tree broadcast, 7 flooding (bcast ignored in circuit mode) */
-                            t.in.rf[i] = mkflit(kind < 5 || kind == 7, kind >= 6, (uint32_t)(v >> 16) % 64,
-                                                (uint32_t)(v >> 32));
-                            if (!send)
-                                t.in.rf[i] = 0;
-                            if (send && mode == LCAN_PACKET)
-                                credit[i]--;
-                            t.in.off[i] = (v >> 40) % 16 == 0;
-                            /* returns: acks anywhere; credits only for flits the output sent */
-                            if (mode == LCAN_CIRCUIT)
-                                t.in.tr[i] = (v >> 44) % 3 == 0;
-                            else if (t.r.level == 1 && i < t.r.D)
-                                t.in.tr[i] = (v >> 44) % 2; /* ignored */
-                            else if (outst[i] > 0 && (v >> 44) % 3 != 0) {
-                                t.in.tr[i] = 1;
-                                outst[i]--;
-                            }
-                        }
-                        if (r % 5 == 0) {
-                            unsigned long long v = test_rng(&rng);
-                            t.in.cfg_we = 1;
-                            t.in.cfg_addr = c.row_base - 2 + (uint32_t)(v % (unsigned)(t.r.U + 4));
-                            t.in.cfg_row = (v >> 8) % 4 == 0 ? ~(uint64_t)0 : (test_rng(&rng) | test_rng(&rng));
-                        }
-                        if (t.in.rst) /* a reset tick carries nothing else of use */
-                            for (i = 0; i < P; i++)
-                                t.in.tr[i] = 0;
-                        ok = t_tick(&t, what);
-                        for (i = 0; i < P && mode == LCAN_PACKET; i++) {
-                            credit[i] += t.o_ret[i];
-                            outst[i] += t.o_tv[i];
-                        }
-                    }
-                    lcan_sw_free(t.s);
+                    random_run(&c, 3000, 0, 16, &rng, what);
                 }
+}
+
+/* Spec 8.7 against the reference: flooding-heavy random inputs (from children and from uppers,
+ * with stalls that fill the queues) on small and larger switches (up to P = 16), FLOOD_Q 1, 2, 3, 8
+ * and 255, without faults and with off ports and row writes; the 2 * P debug bytes compared every
+ * tick. Circuit mode ignores FLOOD_Q (P debug bytes, the circuit behaviour). */
+static void test_random_flood(void)
+{
+    static const struct { int level, m, p, w_up, p_up, dig_off, dig_w; uint32_t label; } sh[] = {
+        {2, 3, 2, 3, 1, 2, 2, 0x20}, {1, 4, 1, 2, 2, 0, 2, 0x24}, {3, 3, 2, 0, 1, 4, 2, 0},
+        {2, 2, 1, 1, 1, 2, 1, 0x18}, {1, 2, 3, 1, 3, 0, 1, 0x2A}, {2, 4, 2, 4, 2, 2, 2, 0x30},
+        {1, 8, 1, 8, 1, 0, 3, 0x28}, {3, 4, 4, 0, 1, 4, 2, 0},
+    };
+    static const int fqs[] = {1, 2, 3, 8, 255};
+    int k, f, faults, depth;
+    unsigned long long rng = 8007;
+    for (k = 0; k < (int)(sizeof sh / sizeof sh[0]); k++)
+        for (f = 0; f < (int)(sizeof fqs / sizeof fqs[0]); f++)
+            for (faults = 0; faults <= 1; faults++)
+                for (depth = 1; depth <= 4; depth += 3) {
+                    lcan_sw_cfg c = mkcfg(sh[k].level, sh[k].m, sh[k].p, sh[k].w_up, sh[k].p_up, sh[k].dig_off,
+                                          sh[k].dig_w, sh[k].label, LCAN_PACKET, depth, (k + f) % 2);
+                    char what[96];
+                    c.cfg.flood_q = fqs[f];
+                    snprintf(what, sizeof what, "flood shape %d FLOOD_Q %d faults %d depth %d", k, fqs[f], faults,
+                             depth);
+                    random_run(&c, 2000, 1, faults ? 48 : 0, &rng, what);
+                }
+    check(&C, cov.rejected > 1000 && cov.accepted > 10000 && cov.full > 1000 && cov.emptied > 100 &&
+                  cov.sent_up > 1000 && cov.blocked_uni > 100,
+          "random flood runs exercised: %ld rejected, %ld accepted, %ld queues full, %ld emptied by off, %ld "
+          "sent up, %ld unicasts meeting a busy queue",
+          cov.rejected, cov.accepted, cov.full, cov.emptied, cov.sent_up, cov.blocked_uni);
+    printf("test_switch: random flood runs: %ld rejected, %ld accepted, %ld queues full, %ld emptied by off, %ld sent "
+           "up, %ld unicasts meeting a busy queue\n",
+           cov.rejected, cov.accepted, cov.full, cov.emptied, cov.sent_up, cov.blocked_uni);
+    for (k = 0; k < 2; k++) { /* circuit mode: FLOOD_Q ignored */
+        lcan_sw_cfg c = mkcfg(sh[k].level, sh[k].m, sh[k].p, sh[k].w_up, sh[k].p_up, sh[k].dig_off, sh[k].dig_w,
+                              sh[k].label, LCAN_CIRCUIT, 4, 1);
+        c.cfg.flood_q = 8;
+        random_run(&c, 1000, 1, 16, &rng, "circuit with FLOOD_Q 8");
+    }
 }
 
 /* P > 64 (the port sets' second word): level 2, m = 64, p = 1, two parents: D = 64, U = 2, P = 66;
@@ -1088,8 +1401,10 @@ int main(void)
     test_circuit_lone();
     test_circuit_paths();
     test_packet();
+    test_flood_q();
     test_faults();
     test_random();
+    test_random_flood();
     test_wide();
     return check_done(&C);
 }

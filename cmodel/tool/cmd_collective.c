@@ -5,7 +5,8 @@
  * round-model simulator, model only). docs/collectives.md lists the commands behind every number.
  *
  * Engine model: lcan_collective_run_model (packet mode, DEPTH 4, mnb min(255, max(4, N)), or
- * --depth if larger; UP_CHOICE --up-choice; mnb / bcast flooding unless --broadcast tree). Engines rtl and icarus run tb/lcan-rtl with the same arguments (after they
+ * --depth if larger; FLOOD_Q --flood-queue, else mnb flooding min(255, max(4, N)), else 0; UP_CHOICE
+ * --up-choice; mnb / bcast flooding unless --broadcast tree). Engines rtl and icarus run tb/lcan-rtl with the same arguments (after they
  * are checked), which drives lcan_collective_run through the RTL in lockstep.
  */
 #include <stdio.h>
@@ -44,6 +45,9 @@ static const char usage[] =
     "  --compact K     reduce: after K binomial rounds move the partials into one subtree in one\n"
     "                  round (needs channel capacity; a violation is refused, seed 001)\n"
     "  --depth D       DEPTH of the packet FIFOs, 1..255 (default 4; mnb min(255, max(4, N)))\n"
+    "  --flood-queue Q FLOOD_Q, 0..255: a queue of Q flits per outgoing link for flooding broadcasts\n"
+    "                  (spec 8.7, seed 000 section 4); 0 = none, floods wait in the input FIFOs\n"
+    "                  (spec 8.6). Default: mnb with --broadcast flood min(255, max(4, N)), else 0\n"
     "  --seed S        network seed on the reset tick, 0..2^32-1 (default 1)\n"
     "  --engine E      model (default), rtl (Verilator) or icarus; rtl/icarus run tb/lcan-rtl;\n"
     "                  paper: --op mnb as seed 000 states it (flooding with a queue per outgoing\n"
@@ -76,7 +80,7 @@ typedef struct {
     const char *spec, *engine, *op_name, *algo, *combine, *mem_limit, *sched, *wname, *broadcast, *faults;
     lcan_coll_op op;
     lcan_up_choice up_choice;
-    long root, flits, trees, compact, depth, cbt, ideal;
+    long root, flits, trees, compact, depth, flood_q, cbt, ideal;
     uint64_t seed;
     int json, phased, has_op, check, progress;
 } coll_args;
@@ -84,7 +88,7 @@ typedef struct {
 static int parse_args(int argc, char **argv, coll_args *a)
 {
     const char *root = NULL, *flits = NULL, *trees = NULL, *compact = NULL, *depth = NULL, *seed = NULL,
-               *cbt = NULL, *ideal = NULL, *uc = NULL, *fault_at = NULL;
+               *cbt = NULL, *ideal = NULL, *uc = NULL, *fault_at = NULL, *flood_q = NULL;
     int r;
     memset(a, 0, sizeof *a);
     a->engine = "model";
@@ -94,6 +98,7 @@ static int parse_args(int argc, char **argv, coll_args *a)
     a->seed = 1;
     a->cbt = -1;
     a->ideal = -1;
+    a->flood_q = -1;
     {
         const tool_opt opts[] = {
             {"--json", &a->json, NULL},         {"--check", &a->check, NULL},
@@ -107,7 +112,7 @@ static int parse_args(int argc, char **argv, coll_args *a)
             {"--mem-limit", NULL, &a->mem_limit}, {"--ideal", NULL, &ideal},
             {"--w", NULL, &a->wname},           {"--broadcast", NULL, &a->broadcast},
             {"--up-choice", NULL, &uc},         {"--faults", NULL, &a->faults},
-            {"--fault-at", NULL, &fault_at},
+            {"--fault-at", NULL, &fault_at},    {"--flood-queue", NULL, &flood_q},
         };
         r = tool_parse_args("collective", argc, argv, usage, opts, sizeof opts / sizeof opts[0], &a->spec);
         if (r != 0)
@@ -207,11 +212,17 @@ static int parse_args(int argc, char **argv, coll_args *a)
         return -1;
     if (depth != NULL && tool_parse_long("collective", "--depth", depth, 1, 255, &a->depth) != 0)
         return -1;
+    if (flood_q != NULL && tool_parse_long("collective", "--flood-queue", flood_q, 0, 255, &a->flood_q) != 0)
+        return -1;
     if (seed != NULL) {
         long s;
         if (tool_parse_long("collective", "--seed", seed, 0, 4294967295L, &s) != 0)
             return -1;
         a->seed = (uint64_t)s;
+    }
+    if (a->algo != NULL && strcmp(a->algo, "recursive") == 0 && compact != NULL) { /* (never the default) */
+        tool_error("collective: --compact is the binomial reduce's option; drop it with --algo recursive");
+        return -1;
     }
     if (a->algo == NULL) {
         a->algo = a->op == LCAN_COLL_BCAST ? "hw" : "binomial";
@@ -225,10 +236,6 @@ static int parse_args(int argc, char **argv, coll_args *a)
         return -1;
     } else if (strcmp(a->algo, "hw") == 0 && (a->op == LCAN_COLL_REDUCE || a->op == LCAN_COLL_PREFIX)) {
         tool_error("collective: --algo hw applies to bcast; reduce and prefix take binomial or recursive");
-        return -1;
-    }
-    if (strcmp(a->algo, "recursive") == 0 && compact != NULL) {
-        tool_error("collective: --compact is the binomial reduce's option; drop it with --algo recursive");
         return -1;
     }
     if (strcmp(a->combine, "sum") != 0 && strcmp(a->combine, "max") != 0) {
@@ -642,6 +649,13 @@ int cmd_collective(int argc, char **argv)
         lcan_topo_free(t);
         return TOOL_EXIT_USAGE;
     }
+    if (a.flood_q > 0 && a.flood_q < lcan_net_flood_q_min(t)) {
+        tool_error("collective: --flood-queue %ld is below %s's largest m_l = %d: the floods of a switch's children "
+                   "could never all be accepted (spec 8.7); use 0 or %d..255",
+                   a.flood_q, lcan_topo_canonical(t), lcan_net_flood_q_min(t), lcan_net_flood_q_min(t));
+        lcan_topo_free(t);
+        return TOOL_EXIT_USAGE;
+    }
     if (tool_mem_check("collective", a.op_name, coll_bytes(t, &a), a.mem_limit) != 0) {
         lcan_topo_free(t);
         return TOOL_EXIT_USAGE;
@@ -679,10 +693,11 @@ int cmd_collective(int argc, char **argv)
     o.net_seed = (uint32_t)a.seed;
     o.flood = strcmp(a.broadcast, "flood") == 0;
     o.up_choice = a.up_choice;
+    o.flood_q = (int)a.flood_q;
     if (a.faults != NULL)
         o.faults = &faults;
     st = run_model(t, a.op, &o, &res, a.progress);
-    lcan_collective_engine_cfg(t, a.op, &o, &pw, &depth);
+    lcan_collective_engine_cfg(t, a.op, &o, &pw, &depth, &o.flood_q);
     o.payload_w = pw;
     o.depth = a.depth > depth ? (int)a.depth : depth;
     if (st == LCAN_ERR_PATTERN) {

@@ -29,9 +29,11 @@ typedef struct {
     int m[LCAN_MAX_LEVELS + 1], w[LCAN_MAX_LEVELS + 1], p[LCAN_MAX_LEVELS + 1]; /* 1..h */
     int mode, payload_w, depth;
     int up_choice;         /* UP_CHOICE (spec 6): 1 uniform, 0 rotate (LCAN_UP_UNIFORM / _ROTATE) */
-    int np, fw, dbg_bytes; /* the top's derived widths, checked against the model's */
+    int np, fw, dbg_bytes; /* the top's derived widths, checked against the model's; dbg_bytes is the whole
+                            * view: 2 * DBG_BYTES with flood queues (spec 9) */
     int faults;            /* FAULTS (spec 14): 1 = the fault pins are driven (tb_core_inputs' fault fields) */
     int nl, ns, rw;        /* fault pin widths NL, NS, RW (spec 13), checked against the model's */
+    int flood_q;           /* FLOOD_Q (spec 8.7): flood queue flits, 0 = none (packet mode) */
 } tb_params;
 
 /* Word counts of the pin vectors (what the front ends copy). */
@@ -39,7 +41,7 @@ typedef struct {
     size_t np;   /* inj_valid, ej_ack, inj_ready, inj_ack, ej_valid */
     size_t flit; /* inj_flit, ej_flit: NP*FW bits */
     size_t cnt;  /* cnt_up/down/drop: H*32 bits */
-    size_t dbg;  /* dbg: DBG_BYTES*8 bits */
+    size_t dbg;  /* dbg: DBG_BYTES*8 bits (twice that with flood queues) */
     size_t nl, ns, rw; /* link_off, sw_off, cfg_row (FAULTS = 1 builds) */
 } tb_words;
 

@@ -10,12 +10,13 @@
  * Options are plusargs read from /proc/self/cmdline (the same way for both simulators):
  *   +cmd=lockstep|route|collective|traffic|embed  +spec=S (reporting)  +sim=NAME  +pattern=P  +cycles=N  +seed=S
  *   +trials=T  +max_passes=M  +engine=NAME  +json  +nomodel (RTL alone)  +nowire  +wire_ports=N  +rate=R  +bcast_rate=R
+ *   +flood_share=F (packet lockstep: the share of the broadcasts that flood, default half)
  *   collective: +op=OP +root=R +flits=K +trees=T +algo=hw|leaves +combine=sum|max +compact=K
  *     +broadcast=flood|tree (the kind of the hardware broadcasts, spec 8.5 / 8.6)
  *   traffic: +pattern=P +pattern_file=ABSPATH (file:P) +load=L | +sweep=A:B:STEP +warmup=C +measure=C
  *            +drain +drain_max=C +burst=B +bcast=F +depth=D +csv
  *   embed: +guest=G +map=default|file:P (printed) +map_file=ABSPATH +inject=path|any
- *   +depth=D (--depth as given) +phased
+ *   +depth=D (--depth as given) +flood_q=N (--flood-queue as given) +phased
  *   route / traffic / collective: +faults=LIST (spec 14.5, needs a FAULTS = 1 build) +fault_at=T (traffic)
  *   +flip=K (negative test)  +wavedir=DIR  +quiet  +progress (progress lines on stderr; also when
  *   stderr is a terminal)
@@ -210,9 +211,12 @@ static void flit_text(const tb_ctx *c, uint64_t f, char *buf, size_t len)
              (unsigned long long)(f & (((uint64_t)1 << pw) - 1)));
 }
 
-static void dbg_text(const tb_ctx *c, uint8_t v, char *buf, size_t len)
+/* Debug byte b's value: circuit {set, src}, packet cr, or (second block) a flood queue's count. */
+static void dbg_text(const tb_ctx *c, size_t b, uint8_t v, char *buf, size_t len)
 {
-    if (c->prm.mode == LCAN_CIRCUIT)
+    if (b >= c->dbg_block)
+        snprintf(buf, len, "0x%02x (flood queue q %d)", v, v);
+    else if (c->prm.mode == LCAN_CIRCUIT)
         snprintf(buf, len, "0x%02x (set %d src %d)", v, v >> 7, v & 0x7f);
     else
         snprintf(buf, len, "0x%02x (cr %d)", v, v);
@@ -274,9 +278,12 @@ static void pin_where(tb_ctx *c, uint32_t q)
 static void dbg_where(tb_ctx *c, size_t b)
 {
     int l = 1;
-    while (l < c->h && b >= c->dbg_base[l + 1])
+    /* the second block (flood queues, spec 8.7 / 9) repeats the first's order */
+    int queue = b >= c->dbg_block;
+    size_t bb = queue ? b - c->dbg_block : b;
+    while (l < c->h && bb >= c->dbg_base[l + 1])
         l++;
-    size_t rel = b - c->dbg_base[l];
+    size_t rel = bb - c->dbg_base[l];
     uint32_t idx = (uint32_t)(rel / (size_t)c->Pl[l]);
     int port = (int)(rel % (size_t)c->Pl[l]);
     int D = lcan_topo_downers(c->topo, l);
@@ -285,8 +292,9 @@ static void dbg_where(tb_ctx *c, size_t b)
     c->mm.level = l;
     c->mm.index = (long)idx;
     c->mm.port = port;
-    snprintf(c->mm.where, sizeof c->mm.where, "%s local output %d (%s %d), debug byte %zu", sw, port,
-             port < D ? "downer" : "upper", port < D ? port : port - D, b);
+    c->mm.dbg_byte = b;
+    snprintf(c->mm.where, sizeof c->mm.where, "%s local output %d (%s %d)%s, debug byte %zu", sw, port,
+             port < D ? "downer" : "upper", port < D ? port : port - D, queue ? " flood queue count" : "", b);
 }
 
 /* First difference between the RTL and the model after this edge; 1 if there is one. */
@@ -490,6 +498,7 @@ int tb_core_init(const tb_params *prm)
 
     /* options */
     uint64_t v;
+    int st_fq;
     opt_str("cmd", c->cmd, sizeof c->cmd, "lockstep");
     opt_str("sim", c->sim, sizeof c->sim,
 #ifdef TB_SIM_NAME
@@ -515,6 +524,7 @@ int tb_core_init(const tb_params *prm)
     c->wire_ports = -1;
     c->rate = 0.9;
     c->bcast_rate = -1.0;
+    c->flood_share = -1.0;
     int bad = 0;
     bad |= opt_u64("cycles", &c->cycles_target) < 0;
     bad |= opt_u64("seed", &c->seed) < 0;
@@ -524,6 +534,10 @@ int tb_core_init(const tb_params *prm)
     bad |= opt_u64("trees", &c->trees) < 0;
     bad |= opt_u64("compact", &c->compact) < 0;
     bad |= opt_u64("depth", &c->depth_req) < 0;
+    c->flood_q_req = -1;
+    if ((st_fq = opt_u64("flood_q", &v)) > 0)
+        c->flood_q_req = v > 255 ? 256 : (int64_t)v; /* out of range: refused by the collective */
+    bad |= st_fq < 0;
     c->phased = plusarg("phased") != NULL;
     /* traffic */
     opt_str("sweep", c->sweep, sizeof c->sweep, "");
@@ -554,6 +568,7 @@ int tb_core_init(const tb_params *prm)
         c->wire_ports = (long)v;
     bad |= opt_double("rate", &c->rate) < 0;
     bad |= opt_double("bcast_rate", &c->bcast_rate) < 0;
+    bad |= opt_double("flood_share", &c->flood_share) < 0;
     c->json = plusarg("json") != NULL;
     c->nomodel = plusarg("nomodel") != NULL;
     c->wire = plusarg("nowire") == NULL;
@@ -606,6 +621,9 @@ int tb_core_init(const tb_params *prm)
     cfg.payload_w = prm->payload_w;
     cfg.depth = prm->depth;
     cfg.up_choice = prm->up_choice ? LCAN_UP_UNIFORM : LCAN_UP_ROTATE;
+    if (prm->flood_q < 0 || prm->flood_q > 255)
+        return cfg_error(c, "testbench parameter FLOOD_Q must be 0..255");
+    cfg.flood_q = prm->flood_q; /* spec 8.7 (the model ignores it in circuit mode, as the RTL) */
     lcan_net *net;
     if ((st = lcan_net_new(c->topo, &cfg, &net)) != LCAN_OK) {
         snprintf(msg, sizeof msg, "lcan_net_new: %s", lcan_strerror(st));
@@ -625,14 +643,19 @@ int tb_core_init(const tb_params *prm)
         base += (size_t)lcan_topo_switches(c->topo, l) * (size_t)c->Pl[l];
     }
     c->dbg_base[c->h + 1] = base;
+    c->dbg_block = base;
     if (c->nomodel)
         lcan_net_free(net);
     else
         c->model = net;
-    if ((int)c->NP != prm->np || c->FW != prm->fw || (int)c->dbg_bytes != prm->dbg_bytes || base != c->dbg_bytes) {
+    /* the view: DBG_BYTES, and a second block of flood queue counts in packet mode with FLOOD_Q > 0 */
+    size_t blocks = (prm->mode && prm->flood_q > 0) ? 2 : 1;
+    if ((int)c->NP != prm->np || c->FW != prm->fw || (int)c->dbg_bytes != prm->dbg_bytes ||
+        blocks * base != c->dbg_bytes) {
         snprintf(msg, sizeof msg,
-                 "testbench widths NP=%d FW=%d DBG_BYTES=%d disagree with the model's NP=%u FW=%d debug bytes=%zu",
-                 prm->np, prm->fw, prm->dbg_bytes, c->NP, c->FW, c->dbg_bytes);
+                 "testbench widths NP=%d FW=%d debug bytes=%d (DBG_BYTES=%zu x %zu blocks) disagree with the model's "
+                 "NP=%u FW=%d debug bytes=%zu", prm->np, prm->fw, prm->dbg_bytes, base, blocks, c->NP, c->FW,
+                 c->dbg_bytes);
         return cfg_error(c, msg);
     }
     c->words.np = (c->NP + 31) / 32;
@@ -860,8 +883,8 @@ static void print_other_diffs(tb_ctx *c)
             continue;
         }
         dbg_where(c, b);
-        dbg_text(c, c->m_dbg[b], e, sizeof e);
-        dbg_text(c, c->r_dbg[b], g, sizeof g);
+        dbg_text(c, b, c->m_dbg[b], e, sizeof e);
+        dbg_text(c, b, c->r_dbg[b], g, sizeof g);
         fprintf(stderr, "tb:   also %s: model %s, RTL %s\n", c->mm.where, e, g);
         shown++;
     }
@@ -877,8 +900,8 @@ static void print_mismatch_text(tb_ctx *c)
         flit_text(c, mm->expected, e, sizeof e);
         flit_text(c, mm->got, g, sizeof g);
     } else if (strcmp(mm->signal, "dbg") == 0) {
-        dbg_text(c, (uint8_t)mm->expected, e, sizeof e);
-        dbg_text(c, (uint8_t)mm->got, g, sizeof g);
+        dbg_text(c, mm->dbg_byte, (uint8_t)mm->expected, e, sizeof e);
+        dbg_text(c, mm->dbg_byte, (uint8_t)mm->got, g, sizeof g);
     } else {
         snprintf(e, sizeof e, "%llu", (unsigned long long)mm->expected);
         snprintf(g, sizeof g, "%llu", (unsigned long long)mm->got);

@@ -7,7 +7,8 @@
 #include "tb.h"
 
 int lcan_tb_init(int h, const svBitVecVal *m, const svBitVecVal *w, const svBitVecVal *p, int mode, int payload_w,
-                 int depth, int up_choice, int np, int fw, int dbg_bytes, int faults, int nl, int ns, int rw);
+                 int depth, int up_choice, int np, int fw, int dbg_bytes, int faults, int nl, int ns, int rw,
+                 int flood_q);
 void lcan_tb_fault_inputs(svBitVecVal *link_off, svBitVecVal *sw_off, int *cfg_we, int *cfg_addr,
                           svBitVecVal *cfg_row);
 int lcan_tb_inputs(int *rst, int *clear, int *seed, svBitVecVal *inj_valid, svBitVecVal *inj_flit,
@@ -21,7 +22,8 @@ static tb_words g_words;
 static tb_vin g_in; /* the inputs of the coming edge (the fault pins are fetched after the others) */
 
 int lcan_tb_init(int h, const svBitVecVal *m, const svBitVecVal *w, const svBitVecVal *p, int mode, int payload_w,
-                 int depth, int up_choice, int np, int fw, int dbg_bytes, int faults, int nl, int ns, int rw)
+                 int depth, int up_choice, int np, int fw, int dbg_bytes, int faults, int nl, int ns, int rw,
+                 int flood_q)
 {
     tb_params prm;
     int l;
@@ -42,6 +44,7 @@ int lcan_tb_init(int h, const svBitVecVal *m, const svBitVecVal *w, const svBitV
     prm.nl = nl;
     prm.ns = ns;
     prm.rw = rw;
+    prm.flood_q = flood_q;
     if (h < 1 || h > LCAN_MAX_LEVELS)
         return 2;
     int st = tb_core_init(&prm);

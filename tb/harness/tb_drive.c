@@ -11,8 +11,8 @@
  *   circuit lockstep: permutations of the pattern through the spec 7.5 pass driver
  *     (lcan_route_perm) with trial seeds k = 0, 1, .. until the cycle budget is spent.
  *   packet lockstep: unicast traffic (random: uniform destinations; else pi(s)) at rate +rate per
- *     port per tick where inj_ready, plus broadcasts on every tree t < w1, half of them flooding
- *     (head = 1, spec 8.6); then a drain that must deliver every packet (unicast: at its
+ *     port per tick where inj_ready, plus broadcasts on every tree t < w1, a share +flood_share
+ *     (default half) of them flooding (head = 1, spec 8.6; with flood queues spec 8.7); then a drain that must deliver every packet (unicast: at its
  *     destination; tree broadcast: at every leaf; flooding broadcast: at every leaf but the source).
  *   route: spec 10.1 trials through lcan_study_route, printed exactly like `lcan route`; with
  *     +faults through lcan_route_perm_faults, with cmd_route.c's arithmetic and its keys faults, cut.
@@ -111,10 +111,13 @@ static uint32_t flit_dest(const tb_ctx *c, uint64_t f)
     return (uint32_t)((f >> c->prm.payload_w) & (((uint64_t)1 << c->AW) - 1u));
 }
 
-/* Debug byte b -> (level, switch index, local port). */
+/* Debug byte b -> (level, switch index, local port); the second block (flood queue counts, spec
+ * 8.7 / 9) has the first's order. */
 static void dbg_pos(const tb_ctx *c, size_t b, int *level, uint32_t *idx, int *port)
 {
     int l = 1;
+    if (b >= c->dbg_block)
+        b -= c->dbg_block;
     while (l < c->h && b >= c->dbg_base[l + 1])
         l++;
     size_t rel = b - c->dbg_base[l];
@@ -145,7 +148,7 @@ static void probe_ports(const tb_ctx *c, uint32_t *first, uint32_t *stride)
 static void wiring_summary(const tb_ctx *c, const char *mode, unsigned probes, const uint8_t *used)
 {
     size_t ups = 0, ups_used = 0;
-    for (size_t b = 0; b < c->dbg_bytes; b++) {
+    for (size_t b = 0; b < c->dbg_block; b++) {
         int l, o;
         uint32_t x;
         dbg_pos(c, b, &l, &x, &o);
@@ -263,14 +266,15 @@ static void wire_packet(tb_ctx *c, pins *p, uint32_t seed)
     p->in.rst = 1;
     p->in.seed = seed;
     tick(p);
-    for (size_t b = 0; b < c->dbg_bytes; b++) { /* spec 8.3: cr = DEPTH, 0 on level-1 downers */
+    for (size_t b = 0; b < c->dbg_bytes; b++) { /* spec 8.3: cr = DEPTH, 0 on level-1 downers; 8.7: q = 0 */
         int l, o;
         uint32_t x;
         dbg_pos(c, b, &l, &x, &o);
-        home[b] = (uint8_t)((l == 1 && o < lcan_topo_downers(c->topo, 1)) ? 0 : depth);
+        home[b] = (uint8_t)((b >= c->dbg_block || (l == 1 && o < lcan_topo_downers(c->topo, 1))) ? 0 : depth);
         if (c->r_dbg[b] != home[b]) {
             tb_switch_label(c, l, x, sw, sizeof sw);
-            tb_fail(c, "wiring: after reset %s output %d shows cr %d, expected %d", sw, o, c->r_dbg[b], home[b]);
+            tb_fail(c, "wiring: after reset %s output %d shows %s %d, expected %d", sw, o,
+                    b >= c->dbg_block ? "flood queue q" : "cr", c->r_dbg[b], home[b]);
         }
     }
     for (uint32_t q = first; q < c->NP; q += stride) {
@@ -288,7 +292,7 @@ static void wire_packet(tb_ctx *c, pins *p, uint32_t seed)
         for (int k = 1; k <= 2 * c->h - 2; k++) {
             tick(p);
             long hit = -1;
-            for (size_t b = 0; b < c->dbg_bytes; b++)
+            for (size_t b = 0; b < c->dbg_block; b++)
                 if (c->r_dbg[b] < prev[b]) {
                     if (hit >= 0)
                         tb_fail(c, "wiring: packet probe from network port %u: two credits spent on one tick", q);
@@ -342,8 +346,9 @@ static void wire_packet(tb_ctx *c, pins *p, uint32_t seed)
                     uint32_t x;
                     dbg_pos(c, b, &l, &x, &o);
                     tb_switch_label(c, l, x, sw, sizeof sw);
-                    tb_fail(c, "wiring: packet probe from network port %u: %s output %d holds cr %d, not %d, 8 ticks "
-                            "after delivery (credit wired to the wrong sender?)", q, sw, o, c->r_dbg[b], home[b]);
+                    tb_fail(c, "wiring: packet probe from network port %u: %s output %d holds %s %d, not %d, 8 ticks "
+                            "after delivery (credit wired to the wrong sender?)", q, sw, o,
+                            b >= c->dbg_block ? "flood queue q" : "cr", c->r_dbg[b], home[b]);
                 }
             tb_fail(c, "wiring: packet probe from network port %u: inj_ready not back (injection credit lost)", q);
         }
@@ -407,6 +412,9 @@ static void lockstep_packet(tb_ctx *c, pins *p)
     int w1 = lcan_topo_w(c->topo, 1), p1 = lcan_topo_p(c->topo, 1);
     double brate = c->bcast_rate >= 0 ? c->bcast_rate : 0.25 / (double)c->N;
     uint64_t sent_uni = 0, sent_bc = 0, sent_flood = 0, got_uni = 0, got_bc = 0, want_bc = 0;
+    /* flood queues (spec 8.7): the largest q_o seen in the RTL's view and the output-ticks with a full queue */
+    int q_max = 0;
+    uint64_t q_full = 0;
     uint32_t seq = 0;
     /* exactly once: a packet's payload is its sequence number; owed[slot] counts the deliveries still
      * owed to the packets whose sequence number falls in the slot (1 per unicast, N per tree
@@ -444,8 +452,10 @@ static void lockstep_packet(tb_ctx *c, pins *p)
                 if (w1 > 0 && urand(&rng) < brate) {
                     uint32_t t = (uint32_t)(lcan_rng_next(&rng) % (uint64_t)w1);
                     uint32_t q = base + t * (uint32_t)p1;
-                    /* half of them flooding (head = 1, spec 8.6), half tree broadcasts (spec 8.5) */
-                    int flood = (int)(lcan_rng_next(&rng) & 1u);
+                    /* a share flooding (head = 1, spec 8.6; default half), the rest tree broadcasts (spec
+                     * 8.5); the default draws one random bit, as before +flood_share existed */
+                    int flood = c->flood_share < 0 ? (int)(lcan_rng_next(&rng) & 1u)
+                                                   : urand(&rng) < c->flood_share;
                     if (c->r_ready[q]) {
                         uint32_t copies = flood ? c->N - 1u : c->N;
                         p->iv[q] = 1;
@@ -479,6 +489,10 @@ static void lockstep_packet(tb_ctx *c, pins *p)
             c->packets = sent_uni + sent_bc;
         }
         tick(p);
+        for (size_t b = c->dbg_block; b < c->dbg_bytes; b++) {
+            q_max = c->r_dbg[b] > q_max ? c->r_dbg[b] : q_max;
+            q_full += (uint64_t)(c->r_dbg[b] == c->prm.flood_q);
+        }
         for (uint32_t r = 0; r < c->NP; r++) {
             if (!c->r_ejv[r])
                 continue;
@@ -511,6 +525,9 @@ static void lockstep_packet(tb_ctx *c, pins *p)
         fprintf(stderr, "tb: packet traffic: %llu unicast and %llu broadcast packets (%llu flooding), each delivered exactly once (%llu + %llu deliveries)\n",
                 (unsigned long long)sent_uni, (unsigned long long)sent_bc, (unsigned long long)sent_flood,
                 (unsigned long long)got_uni, (unsigned long long)got_bc);
+    if (!c->quiet && c->dbg_bytes > c->dbg_block)
+        fprintf(stderr, "tb: flood queues (FLOOD_Q %d): largest q_o %d, %llu output-ticks with a full queue\n",
+                c->prm.flood_q, q_max, (unsigned long long)q_full);
     free(src);
     free(owed);
     free(perm);
@@ -565,7 +582,7 @@ static void collective(tb_ctx *c)
     lcan_coll_op op;
     lcan_coll_opts o;
     lcan_coll_result res;
-    int pw, depth;
+    int pw, depth, flood_q;
     if (c->prm.mode != LCAN_PACKET)
         tb_usage_error(c, "collective: the simulation must be built in packet mode");
     if (!lcan_coll_op_parse(c->op, &op))
@@ -581,9 +598,9 @@ static void collective(tb_ctx *c)
         tb_usage_error(c, "collective: --root %llu is not a leaf of %s (0..%u)", (unsigned long long)c->root,
                        lcan_topo_canonical(c->topo), c->N - 1);
     if (c->flits < 1 || c->flits > 1000000 || c->trees < 1 || c->trees > 64 || c->compact > 20 ||
-        c->depth_req > 255 || c->seed > 0xffffffffull)
+        c->depth_req > 255 || c->flood_q_req > 255 || c->seed > 0xffffffffull)
         tb_usage_error(c, "collective: an option is out of range (flits 1..1000000, trees 1..64, compact 0..20, "
-                          "depth 1..255, seed 0..2^32-1)");
+                          "depth 1..255, flood queue 0..255, seed 0..2^32-1)");
     /* the options exactly as cmd_collective.c sets them for the model engine */
     lcan_coll_opts_default(&o);
     o.root = (uint32_t)c->root;
@@ -597,16 +614,18 @@ static void collective(tb_ctx *c)
     o.net_seed = (uint32_t)c->seed;
     o.flood = strcmp(c->broadcast, "tree") != 0; /* --broadcast flood (default) | tree: the head bit */
     o.up_choice = c->prm.up_choice ? LCAN_UP_UNIFORM : LCAN_UP_ROTATE;
-    /* the engine must be the model engine's: PAYLOAD_W and DEPTH (lcan_collective_run_model) */
-    lcan_collective_engine_cfg(c->topo, op, &o, &pw, &depth);
+    o.flood_q = (int)c->flood_q_req; /* --flood-queue as given, -1: the driver's choice */
+    /* the engine must be the model engine's: PAYLOAD_W, DEPTH and FLOOD_Q (lcan_collective_run_model) */
+    lcan_collective_engine_cfg(c->topo, op, &o, &pw, &depth, &flood_q);
     if ((int)c->depth_req > depth)
         depth = (int)c->depth_req;
-    if (pw != c->prm.payload_w || depth != c->prm.depth)
-        tb_usage_error(c, "collective: --op %s on %s needs PAYLOAD_W %d and DEPTH %d, but this simulation was built "
-                          "with PAYLOAD_W %d and DEPTH %d", c->op, lcan_topo_canonical(c->topo), pw, depth,
-                       c->prm.payload_w, c->prm.depth);
+    if (pw != c->prm.payload_w || depth != c->prm.depth || flood_q != c->prm.flood_q)
+        tb_usage_error(c, "collective: --op %s on %s needs PAYLOAD_W %d, DEPTH %d and FLOOD_Q %d, but this simulation "
+                          "was built with PAYLOAD_W %d, DEPTH %d and FLOOD_Q %d", c->op, lcan_topo_canonical(c->topo),
+                       pw, depth, flood_q, c->prm.payload_w, c->prm.depth, c->prm.flood_q);
     o.payload_w = pw;
     o.depth = depth;
+    o.flood_q = flood_q;
     o.debug = rtl_debug;
     o.faults = c->faults; /* --faults: bcast on every usable tree (spec 14.5) */
     memset(&res, 0, sizeof res);

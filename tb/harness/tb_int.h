@@ -20,6 +20,7 @@ typedef struct {
     int level;          /* switch level (1 for the leaf-facing pins), 0 if not a switch */
     long index;         /* switch index, -1 if none (counters) */
     int port;           /* local port of that switch, -1 if none */
+    size_t dbg_byte;    /* dbg: the byte of the view (the second block: flood queue counts, spec 8.7) */
     long net_port;      /* network port for pin signals, -1 otherwise */
     uint64_t expected, got;
     char where[TB_STR]; /* human-readable: switch label and digits */
@@ -31,7 +32,8 @@ typedef struct tb_ctx {
     lcan_net *model; /* NULL with +nomodel (RTL alone, for the cost figure) */
     int h, U0, FW, AW;
     uint32_t N, NP;
-    size_t dbg_bytes;
+    size_t dbg_bytes;                     /* the whole debug view (both blocks with flood queues) */
+    size_t dbg_block;                     /* spec 9's DBG_BYTES: one byte per switch output (cr / set,src) */
     size_t dbg_base[LCAN_MAX_LEVELS + 2]; /* first debug byte of level l */
     int Pl[LCAN_MAX_LEVELS + 1];          /* local ports of a level-l switch */
     tb_words words;
@@ -49,6 +51,7 @@ typedef struct tb_ctx {
     /* collective: the options of `lcan collective` (cmodel/tool/cmd_collective.c) */
     char op[32], algo[32], combine[32], broadcast[32]; /* broadcast: flood | tree (the head bit) */
     uint64_t root, flits, trees, compact, depth_req; /* depth_req: --depth as given, 0 if none */
+    int64_t flood_q_req; /* --flood-queue as given (+flood_q), -1 if none */
     int phased;
     /* traffic: the options of `lcan traffic` (cmodel/tool/cmd_traffic.c) */
     char sweep[64], burst[64], pattern_file[TB_STR];
@@ -65,6 +68,7 @@ typedef struct tb_ctx {
     long wire_ports;    /* probes in the wiring check (-1: every port) */
     double rate;        /* packet mode: injection probability per port per tick */
     double bcast_rate;  /* packet mode: broadcasts per leaf per tick */
+    double flood_share; /* packet mode: the share of them flooding (head = 1), -1: half (one random bit) */
     int64_t flip_at;    /* negative test: corrupt the model's view at this cycle */
     int64_t stop_at;    /* rerun: stop after this cycle */
     char wavedir[TB_STR];

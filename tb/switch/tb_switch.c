@@ -22,7 +22,10 @@
  *   the salt itself (seed ^ salt = 0: the LFSR loads 1) or lcan_sw_seed_of of a network seed;
  * - FAULTS = 1: port_off redrawn every few cycles, reach-row writes at random addresses (the
  *   switch's rows, its neighbours', anything); FAULTS = 0: port_off = 0, cfg_we = 0 (the RTL ignores
- *   them, the model would not).
+ *   them, the model would not);
+ * - FLOOD_Q > 0 (packet mode, spec 8.7): phases with a larger broadcast share, mostly flooding, so
+ *   that the flood queues fill (every output's credits run out while floods keep arriving); the
+ *   debug view's second half (q_o) is compared too.
  * On the first difference of a unit it prints one report (unit, configuration, cycle, every
  * differing signal and port, the inputs of that cycle and the three before, seed, rerun command)
  * and stops checking that unit; the run exits 1. Otherwise one summary line per unit and a total.
@@ -42,7 +45,7 @@
 /* prm fields of tb_switch_unit.v */
 enum {
     PRM_H, PRM_LEVEL, PRM_INDEX, PRM_MODE, PRM_PW, PRM_DEPTH, PRM_UPC, PRM_FAULTS, PRM_ML, PRM_PDN, PRM_WUP,
-    PRM_PUP, PRM_AW, PRM_DOFF, PRM_DW, PRM_LABEL, PRM_SALT, PRM_ROW, PRM_P, PRM_FW, PRM_LISTS
+    PRM_PUP, PRM_AW, PRM_DOFF, PRM_DW, PRM_LABEL, PRM_SALT, PRM_ROW, PRM_P, PRM_FW, PRM_FLOOD_Q, PRM_LISTS
 };
 #define MAXH 16
 
@@ -63,16 +66,17 @@ typedef struct {
     lcan_topo *topo;
     lcan_sw_cfg sc;
     lcan_sw *sw;
-    int h, level, mode, faults, up_choice, depth, pw;
+    int h, level, mode, faults, up_choice, depth, pw, flood_q;
     uint32_t index;
     int P, D, U, FW, AW;
+    int ndbg; /* debug bytes: P, 2P with flood queues (q_o at P + o, spec 13.1) */
     uint64_t fmask;
     uint64_t rng;
     /* the tick being applied and the model's outputs after it */
     tick_in in;
     uint64_t *row;   /* ceil(2^ADDR_W / 64) words: cfg_row of the tick */
     int row_words;
-    uint8_t e_rx_ret[TBSW_MAXP], e_tx_valid[TBSW_MAXP], e_dbg[TBSW_MAXP];
+    uint8_t e_rx_ret[TBSW_MAXP], e_tx_valid[TBSW_MAXP], e_dbg[2 * TBSW_MAXP];
     uint64_t e_tx_flit[TBSW_MAXP];
     uint32_t e_cnt[3], prev_cnt[3];
     /* stimulus state */
@@ -88,6 +92,7 @@ typedef struct {
     uint64_t hist_row0[TBSW_HIST];
     /* statistics */
     uint64_t cycles, resets, clears, hdrs, hdr_owner, data, flits, bcasts, floods, grants, drops, rets, offs, writes;
+    uint64_t qfull; /* FLOOD_Q > 0: output-cycles with a full flood queue (the model's q_o = FLOOD_Q) */
     int failed, active;
 } unit;
 
@@ -155,8 +160,11 @@ static const char *mode_name(int m) { return m ? "packet" : "circuit"; }
 
 static void describe(const unit *u, char *buf, size_t n)
 {
-    snprintf(buf, n, "unit %d: %s level %d index %u %s UP_CHOICE=%d FAULTS=%d DEPTH=%d PAYLOAD_W=%d (P=%d D=%d U=%d)",
-             u->id, u->spec, u->level, u->index, mode_name(u->mode), u->up_choice, u->faults, u->depth, u->pw,
+    char fq[24] = "";
+    if (u->flood_q)
+        snprintf(fq, sizeof fq, " FLOOD_Q=%d", u->flood_q);
+    snprintf(buf, n, "unit %d: %s level %d index %u %s UP_CHOICE=%d FAULTS=%d DEPTH=%d PAYLOAD_W=%d%s (P=%d D=%d U=%d)",
+             u->id, u->spec, u->level, u->index, mode_name(u->mode), u->up_choice, u->faults, u->depth, u->pw, fq,
              u->P, u->D, u->U);
 }
 
@@ -187,6 +195,7 @@ int lcan_tbsw_init(int k, const svBitVecVal *prm)
     u->depth = (int)prm[PRM_DEPTH];
     u->up_choice = (int)prm[PRM_UPC];
     u->faults = (int)prm[PRM_FAULTS];
+    u->flood_q = (int)prm[PRM_FLOOD_Q];
     if (u->h < 1 || u->h > MAXH)
         return 2;
     /* the network as its PGFT form */
@@ -206,6 +215,7 @@ int lcan_tbsw_init(int k, const svBitVecVal *prm)
     cfg.payload_w = u->pw;
     cfg.depth = u->depth;
     cfg.up_choice = u->up_choice ? LCAN_UP_UNIFORM : LCAN_UP_ROTATE;
+    cfg.flood_q = u->flood_q;
     lcan_status st = lcan_sw_cfg_of(u->topo, &cfg, u->level, u->index, &u->sc);
     if (st != LCAN_OK) {
         fprintf(stderr, "tb-switch: unit %d: lcan_sw_cfg_of(%s, level %d, index %u): %s\n", k, u->spec,
@@ -230,6 +240,7 @@ int lcan_tbsw_init(int k, const svBitVecVal *prm)
     bad |= check_prm(u, "PAYLOAD_W", u->pw, u->sc.cfg.payload_w);
     bad |= check_prm(u, "DEPTH", u->depth, u->sc.cfg.depth);
     bad |= check_prm(u, "UP_CHOICE", u->up_choice, (long)u->sc.cfg.up_choice);
+    bad |= check_prm(u, "FLOOD_Q", u->flood_q, u->sc.cfg.flood_q);
     if (bad)
         return 1;
     st = lcan_sw_new(&u->sc, &u->sw);
@@ -242,6 +253,7 @@ int lcan_tbsw_init(int k, const svBitVecVal *prm)
     u->U = u->sc.w_up * u->sc.p_up;
     u->FW = lcan_sw_flit_width(u->sw);
     u->AW = u->sc.addr_w;
+    u->ndbg = (u->mode && u->flood_q > 0) ? 2 * u->P : u->P;
     bad |= check_prm(u, "P", (long)prm[PRM_P], u->P);
     bad |= check_prm(u, "P = D + U", u->P, u->D + u->U);
     bad |= check_prm(u, "FW", (long)prm[PRM_FW], u->FW);
@@ -280,6 +292,12 @@ static void new_phase(unit *u)
     u->ret = pick(&u->rng, rets, 5);
     u->bcast = pick(&u->rng, bcs, 4);
     u->flood = chance(&u->rng, 0.5) ? 0.5 : (chance(&u->rng, 0.5) ? 0.0 : 1.0);
+    if (u->mode && u->flood_q > 0) {
+        /* flood queues (spec 8.7): mostly flooding broadcasts, often many, so that queues fill */
+        static const double fbcs[] = {0.1, 0.3, 0.6, 0.9, 1.0};
+        u->bcast = pick(&u->rng, fbcs, 5);
+        u->flood = chance(&u->rng, 0.25) ? 0.5 : 1.0;
+    }
     u->off_p = u->faults ? pick(&u->rng, offs, 5) : 0.0;
     u->we_p = u->faults ? pick(&u->rng, wes, 4) : 0.0;
     u->clear_p = pick(&u->rng, clrs, 4);
@@ -571,6 +589,13 @@ void lcan_tbsw_outputs(int k, const svBitVecVal *rx_ret, const svBitVecVal *tx_v
         if (d != u->e_dbg[o])
             DIFF("tb-switch:   dbg[%d] (%s): rtl 0x%02x model 0x%02x\n", o, u->mode ? "cr_o" : "{set_o, src_o}", d,
                  u->e_dbg[o]);
+        if (u->ndbg > u->P) { /* the flood queue's count at byte MAXP + o of the padded view */
+            int b = g.maxp + o;
+            int dq = (int)((dbg[b >> 2] >> ((b & 3) * 8)) & 0xFFu);
+            if (dq != u->e_dbg[u->P + o])
+                DIFF("tb-switch:   dbg[%d] (q_o, flood queue of output %d): rtl %d model %d\n", u->P + o, o, dq,
+                     u->e_dbg[u->P + o]);
+        }
     }
     static const char *cn[3] = {"cnt_up", "cnt_down", "cnt_drop"};
     for (int c = 0; c < 3; c++)
@@ -595,6 +620,8 @@ void lcan_tbsw_outputs(int k, const svBitVecVal *rx_ret, const svBitVecVal *tx_v
         return;
     }
     /* the stimulus state follows the outputs */
+    for (int o = 0; u->ndbg > u->P && o < u->P; o++)
+        u->qfull += (uint64_t)(u->e_dbg[u->P + o] == u->flood_q);
     for (int o = 0; o < u->P; o++) {
         if (u->mode) {
             u->up_cr[o] += get_bit(rx_ret, o);
@@ -631,6 +658,13 @@ void lcan_tbsw_final(void)
                    " drops, %" PRIu64 " acks, %" PRIu64 " off port-cycles, %" PRIu64 " row writes\n",
                    u->failed ? "FAIL" : "ok  ", d, u->cycles, u->resets, u->clears, u->hdrs, u->hdr_owner, u->data,
                    u->grants, u->drops, u->rets, u->offs, u->writes);
+        else if (u->ndbg > u->P)
+            printf("tb-switch: %s %s: %" PRIu64 " cycles, %" PRIu64 " resets, %" PRIu64 " flits (%" PRIu64
+                   " tree, %" PRIu64 " flooding broadcasts), %" PRIu64 " grants, %" PRIu64 " drops, %" PRIu64
+                   " credits, %" PRIu64 " off port-cycles, %" PRIu64 " row writes, %" PRIu64
+                   " full flood queue output-cycles\n",
+                   u->failed ? "FAIL" : "ok  ", d, u->cycles, u->resets, u->flits, u->bcasts, u->floods, u->grants,
+                   u->drops, u->rets, u->offs, u->writes, u->qfull);
         else
             printf("tb-switch: %s %s: %" PRIu64 " cycles, %" PRIu64 " resets, %" PRIu64 " flits (%" PRIu64
                    " tree, %" PRIu64 " flooding broadcasts), %" PRIu64 " grants, %" PRIu64 " drops, %" PRIu64

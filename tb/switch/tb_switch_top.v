@@ -21,7 +21,7 @@
 module tb_switch_top;
     // the levels the prm vectors have room for (LCAN_MAX_LEVELS)
     localparam integer MAXH = 16;
-    localparam integer PRMW = (20 + 3 * MAXH) * 32;
+    localparam integer PRMW = (21 + 3 * MAXH) * 32;
 `include "tb_switch_sizes.vh"
 
     reg clk;
@@ -44,7 +44,8 @@ module tb_switch_top;
     wire [MAXP-1:0]   tx_valid_a [0:NI-1];
     wire [MAXP*64-1:0] tx_flit_a [0:NI-1];
     wire [95:0]       cnt_a      [0:NI-1];
-    wire [MAXP*8-1:0] dbg_a      [0:NI-1];
+    // debug bytes: cr / {set, src} at byte o, flood queue counts (spec 8.7) at byte MAXP + o
+    wire [MAXP*16-1:0] dbg_a     [0:NI-1];
     wire [PRMW-1:0]   prm_a      [0:NI-1];
 
 `include "tb_switch_units.vh"
@@ -58,7 +59,7 @@ module tb_switch_top;
         output int cfg_addr_o, output bit [MAXRW-1:0] cfg_row_o);
     import "DPI-C" function void lcan_tbsw_outputs(input int k, input bit [MAXP-1:0] rx_ret_i,
         input bit [MAXP-1:0] tx_valid_i, input bit [MAXP*64-1:0] tx_flit_i, input bit [95:0] cnt_i,
-        input bit [MAXP*8-1:0] dbg_i);
+        input bit [MAXP*16-1:0] dbg_i);
     import "DPI-C" function int lcan_tbsw_cycle_done();
     import "DPI-C" function void lcan_tbsw_final();
 

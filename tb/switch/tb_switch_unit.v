@@ -20,12 +20,13 @@ module tb_switch_unit #(
     // the switch: level 1..H and index within the level (spec 2.2)
     parameter integer LEVEL = 1,
     parameter integer INDEX = 0,
-    // lcan_switch's MODE, PAYLOAD_W, DEPTH, UP_CHOICE, FAULTS (spec 13)
+    // lcan_switch's MODE, PAYLOAD_W, DEPTH, UP_CHOICE, FAULTS, FLOOD_Q (spec 13)
     parameter integer MODE = 0,
     parameter integer PAYLOAD_W = 16,
     parameter integer DEPTH = 4,
     parameter integer UP_CHOICE = 1,
     parameter integer FAULTS = 0,
+    parameter integer FLOOD_Q = 0,
     // the shared padded widths: ports, reach-row bits; levels of the prm vector
     parameter integer MAXP = 16,
     parameter integer MAXRW = 64,
@@ -42,13 +43,14 @@ module tb_switch_unit #(
     output wire [MAXP*64-1:0]    tx_flit,
     input  wire [MAXP-1:0]       tx_ret,
     output wire [95:0]           cnt,
-    output wire [MAXP*8-1:0]     dbg,
+    // debug bytes: output o at byte o, its flood queue count (FLOOD_Q > 0, packet) at byte MAXP + o
+    output wire [MAXP*16-1:0]    dbg,
     input  wire [MAXP-1:0]       port_off,
     input  wire                  cfg_we,
     input  wire [31:0]           cfg_addr,
     input  wire [MAXRW-1:0]      cfg_row,
     // the configuration for the harness: 32-bit fields (tb/switch/tb_switch.c, PRM_*)
-    output wire [(20+3*MAXH)*32-1:0] prm
+    output wire [(21+3*MAXH)*32-1:0] prm
 );
 `include "lcan_geom.vh"
 
@@ -71,13 +73,15 @@ module tb_switch_unit #(
     // spec 14.2: ROW_OFF(l) + x * U_l
     localparam [31:0] ROW_C = f_row_off(LEVEL) + INDEX * UL;
     localparam integer RWS = (FAULTS != 0) ? (1 << ADDR_W) : 1;
+    // the switch's debug view: P bytes, 2P with flood queues (spec 13.1)
+    localparam integer FQ = (MODE != 0 && FLOOD_Q > 0) ? 1 : 0;
 
     wire [PL-1:0]    s_rx_valid = rx_valid[PL-1:0];
     wire [PL*FW-1:0] s_rx_flit;
     wire [PL-1:0]    s_rx_ret;
     wire [PL-1:0]    s_tx_valid;
     wire [PL*FW-1:0] s_tx_flit;
-    wire [PL*8-1:0]  s_dbg;
+    wire [PL*8*(FQ+1)-1:0] s_dbg;
 
     genvar i;
     generate
@@ -88,11 +92,17 @@ module tb_switch_unit #(
                 assign rx_ret[i] = s_rx_ret[i];
                 assign tx_valid[i] = s_tx_valid[i];
                 assign dbg[i*8 +: 8] = s_dbg[i*8 +: 8];
+                if (FQ != 0) begin : g_q
+                    assign dbg[(MAXP + i)*8 +: 8] = s_dbg[(PL + i)*8 +: 8];
+                end else begin : g_no_q
+                    assign dbg[(MAXP + i)*8 +: 8] = 8'd0;
+                end
             end else begin : g_pad
                 assign tx_flit[i*64 +: 64] = 64'd0;
                 assign rx_ret[i] = 1'b0;
                 assign tx_valid[i] = 1'b0;
                 assign dbg[i*8 +: 8] = 8'd0;
+                assign dbg[(MAXP + i)*8 +: 8] = 8'd0;
             end
         end
     endgenerate
@@ -111,7 +121,8 @@ module tb_switch_unit #(
         .MODE     (MODE),
         .OBSERVE  (1),
         .UP_CHOICE(UP_CHOICE),
-        .FAULTS   (FAULTS)
+        .FAULTS   (FAULTS),
+        .FLOOD_Q  (FLOOD_Q)
     ) u_switch (
         .clk     (clk),
         .rst     (rst),
@@ -137,14 +148,14 @@ module tb_switch_unit #(
     );
 
     // the harness's view of the configuration (PRM_* of tb_switch.c)
-    function [(20+3*MAXH)*32-1:0] f_prm;
+    function [(21+3*MAXH)*32-1:0] f_prm;
         // verilator lint_off UNUSEDSIGNAL
         input integer dummy;
         // verilator lint_on UNUSEDSIGNAL
         integer j;
         reg [31:0] v;
         begin
-            f_prm = {((20+3*MAXH)*32){dummy[0]}};
+            f_prm = {((21+3*MAXH)*32){dummy[0]}};
             v = H;         f_prm[0*32 +: 32] = v;
             v = LEVEL;     f_prm[1*32 +: 32] = v;
             v = INDEX;     f_prm[2*32 +: 32] = v;
@@ -165,14 +176,15 @@ module tb_switch_unit #(
             f_prm[17*32 +: 32] = ROW_C;
             v = PL;        f_prm[18*32 +: 32] = v;
             v = FW;        f_prm[19*32 +: 32] = v;
+            v = FLOOD_Q;   f_prm[20*32 +: 32] = v;
             for (j = 1; j <= H; j = j + 1) begin
-                v = m_of(j); f_prm[(20 + j - 1)*32 +: 32] = v;
-                v = w_of(j); f_prm[(20 + MAXH + j - 1)*32 +: 32] = v;
-                v = p_of(j); f_prm[(20 + 2*MAXH + j - 1)*32 +: 32] = v;
+                v = m_of(j); f_prm[(21 + j - 1)*32 +: 32] = v;
+                v = w_of(j); f_prm[(21 + MAXH + j - 1)*32 +: 32] = v;
+                v = p_of(j); f_prm[(21 + 2*MAXH + j - 1)*32 +: 32] = v;
             end
         end
     endfunction
-    localparam [(20+3*MAXH)*32-1:0] PRM_C = f_prm(0); // (the argument: all fields start at 0)
+    localparam [(21+3*MAXH)*32-1:0] PRM_C = f_prm(0); // (the argument: all fields start at 0)
     assign prm = PRM_C;
 
     // clk reaches the switch; the padding bits of the inputs are unused
