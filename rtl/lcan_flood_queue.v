@@ -50,12 +50,14 @@ module lcan_flood_queue #(
         if (N < 1 || N > 256 || DEPTH < 1 || DEPTH > 255 || WIDTH < 1 || AW < 1 || (1 << AW) < DEPTH ||
             (1 << CW) <= DEPTH) begin : g_bad_parameters
 `ifdef VERILATOR
-            $fatal(1, "lcan_flood_queue: bad parameters: need 1 <= N <= 256, 1 <= DEPTH <= 255, 2^AW >= DEPTH, 2^CW > DEPTH");
+            $fatal(1, "lcan_flood_queue: bad parameters: need 1 <= N <= 256, 1 <= DEPTH <= 255, ",
+                   "2^AW >= DEPTH, 2^CW > DEPTH");
 `elsif YOSYS
             lcan_flood_queue_bad_parameters u_bad ();
 `else
             initial begin
-                $display("lcan_flood_queue: bad parameters: need 1 <= N <= 256, 1 <= DEPTH <= 255, 2^AW >= DEPTH, 2^CW > DEPTH");
+                $display("lcan_flood_queue: bad parameters: need 1 <= N <= 256, 1 <= DEPTH <= 255, ",
+                         "2^AW >= DEPTH, 2^CW > DEPTH");
                 $finish;
             end
 `endif
