@@ -29,11 +29,21 @@ void lcan_lfsr_seed_hashes(uint32_t seed, uint32_t h[3])
     h[2] = seed_mix(h[1]);
 }
 
+uint32_t lcan_lfsr_seed_input(const uint32_t h[3], uint32_t salt)
+{
+    return rotl32(h[0], salt) ^ rotl32(h[1], salt >> 5) ^ rotl32(h[2], salt >> 10);
+}
+
+uint32_t lcan_lfsr_load(uint32_t seed_input, uint32_t salt)
+{
+    uint32_t s = seed_input ^ salt;
+    return s != 0 ? s : 1u;
+}
+
 uint32_t lcan_lfsr_seed_from(const uint32_t h[3], int level, uint32_t index)
 {
     uint32_t salt = lcan_lfsr_salt(level, index);
-    uint32_t s = rotl32(h[0], salt) ^ rotl32(h[1], salt >> 5) ^ rotl32(h[2], salt >> 10) ^ salt;
-    return s != 0 ? s : 1u;
+    return lcan_lfsr_load(lcan_lfsr_seed_input(h, salt), salt);
 }
 
 void lcan_lfsr_up_perm(uint32_t s, int U, uint8_t *sigma)

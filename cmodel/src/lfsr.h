@@ -23,8 +23,16 @@ uint32_t lcan_lfsr_salt(int level, uint32_t index);
 /* The network's three seed hashes of spec 5: h[0] = mix(seed), h[1] = mix(h[0]), h[2] = mix(h[1]). */
 void lcan_lfsr_seed_hashes(uint32_t seed, uint32_t h[3]);
 
-/* The value a switch loads on a reset tick (spec 5), from the network's seed hashes:
- * rotl(h[0], salt[4:0]) ^ rotl(h[1], salt[9:5]) ^ rotl(h[2], salt[14:10]) ^ salt, or 1 if that is 0. */
+/* The seed input lcan_network gives the switch with this salt (spec 5, 13.1), from the network's
+ * seed hashes: rotl(h[0], salt[4:0]) ^ rotl(h[1], salt[9:5]) ^ rotl(h[2], salt[14:10]). */
+uint32_t lcan_lfsr_seed_input(const uint32_t h[3], uint32_t salt);
+
+/* What a switch loads on a reset tick from its seed input (spec 13.1): seed_input ^ salt, or 1 if
+ * that is 0. */
+uint32_t lcan_lfsr_load(uint32_t seed_input, uint32_t salt);
+
+/* The value the switch (level, index) of a network loads on a reset tick (spec 5):
+ * lcan_lfsr_load(lcan_lfsr_seed_input(h, salt), salt). */
 uint32_t lcan_lfsr_seed_from(const uint32_t h[3], int level, uint32_t index);
 
 /* red(r, n) = r >= n ? r - n : r applied to (field & (2^clog2(n) - 1)); spec 5's offsets.

@@ -36,17 +36,11 @@ struct lcan_sw {
     uint32_t n_dirty, rww;
 };
 
-static uint32_t rotl32(uint32_t x, unsigned r)
-{
-    r &= 31u;
-    return r == 0 ? x : (x << r) | (x >> (32u - r));
-}
-
 uint32_t lcan_sw_seed_of(uint32_t net_seed, int level, uint32_t index)
 {
-    uint32_t h[3], salt = lcan_lfsr_salt(level, index);
+    uint32_t h[3];
     lcan_lfsr_seed_hashes(net_seed, h);
-    return rotl32(h[0], salt) ^ rotl32(h[1], salt >> 5) ^ rotl32(h[2], salt >> 10);
+    return lcan_lfsr_seed_input(h, lcan_lfsr_salt(level, index));
 }
 
 lcan_status lcan_sw_cfg_of(const lcan_topo *t, const lcan_cfg *cfg, int level, uint32_t index,
@@ -111,8 +105,7 @@ static void reset_rows(lcan_sw *s)
 
 static void sw_reset(lcan_sw *s, uint32_t seed)
 {
-    uint32_t v = seed ^ s->cfg.salt;
-    lcan_sw_reset(&s->k, &s->st, v != 0 ? v : 1u, s->tx, s->ret);
+    lcan_sw_reset(&s->k, &s->st, lcan_lfsr_load(seed, s->cfg.salt), s->tx, s->ret);
     reset_rows(s);
 }
 
