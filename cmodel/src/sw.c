@@ -250,6 +250,19 @@ static void fifo_push(const lcan_sw_k *k, const lcan_sw_state *st, int i, uint64
     st->fcount[i]++;
 }
 
+/* Output o takes flit f (spec 8.3 step 4, 8.7 step 3): its flit register, a credit spent (level-1
+ * downers hold none), counted in cnt_up / cnt_down. */
+static void send_flit(const lcan_sw_k *k, const lcan_sw_state *st, int o, uint64_t f, uint64_t *tx)
+{
+    tx[o] = f;
+    if (!(k->leaf && o < k->D))
+        st->cr[o]--;
+    if (o >= k->D)
+        (*st->cnt_up)++;
+    else
+        (*st->cnt_down)++;
+}
+
 /* Is candidate f a flooding broadcast (bcast = 1, head = 1: spec 8.6)? */
 static int is_flood(const lcan_sw_k *k, uint64_t f)
 {
@@ -310,15 +323,9 @@ static void flood_tick(const lcan_sw_k *k, const lcan_sw_state *st, const uint64
         if (st->fq_count[o] == 0)
             continue;
         if (lcan_pset_has(avail, o)) {
-            tx[o] = st->fq[(size_t)j * (size_t)Q + st->fq_head[o]];
+            send_flit(k, st, o, st->fq[(size_t)j * (size_t)Q + st->fq_head[o]], tx);
             st->fq_head[o] = (uint8_t)(st->fq_head[o] + 1 == Q ? 0 : st->fq_head[o] + 1);
             st->fq_count[o]--;
-            if (!(k->leaf && o < k->D))
-                st->cr[o]--;
-            if (o >= k->D)
-                (*st->cnt_up)++;
-            else
-                (*st->cnt_down)++;
         }
         avail->w[o >> 6] &= ~((uint64_t)1 << (o & 63));
     }
@@ -371,13 +378,7 @@ void lcan_sw_packet_tick(const lcan_sw_k *k, uint32_t label, const lcan_sw_state
         if (req[i].valid) {
             lcan_pset done;
             for (o = lcan_pset_next(&grant[i], 0); o >= 0; o = lcan_pset_next(&grant[i], o + 1)) {
-                tx[o] = cand[i];
-                if (!(k->leaf && o < D))
-                    st->cr[o]--;
-                if (o >= D)
-                    (*st->cnt_up)++;
-                else
-                    (*st->cnt_down)++;
+                send_flit(k, st, o, cand[i], tx);
             }
             done.w[0] = st->served[i].w[0] | grant[i].w[0];
             done.w[1] = st->served[i].w[1] | grant[i].w[1];
