@@ -129,23 +129,24 @@ module lcan_alloc #(
                 assign cls[i] = req_cls[i*G + g];
                 assign spc[i] = req_spc[i*G + g];
             end
-            wire [P*W-1:0]   cls_pre;
-            wire [2*P*W-1:0] cls_pre_2;
-            wire [2*P-1:0]   spc_pre;
-            lcan_prefix_count #(.N(2 * P), .W(W)) u_rank (
+            // prefix counts by bit plane (lcan_prefix_count's PLANES = 1): plane b of every count in one word
+            wire [W*2*P-1:0] rank_2;
+            wire [2*P-1:0]   spc_2;
+            lcan_prefix_count #(.N(2 * P), .W(W), .PLANES(1)) u_rank (
                 .x  ({cls & ~ge_in, cls & ge_in}),
-                .cnt(cls_pre_2)
+                .cnt(rank_2)
             );
-            lcan_prefix_count #(.N(2 * P), .W(1)) u_spc (
+            lcan_prefix_count #(.N(2 * P), .W(1), .PLANES(1)) u_spc (
                 .x  ({spc & ~ge_in, spc & ge_in}),
-                .cnt(spc_pre)
+                .cnt(spc_2)
             );
-            // rank[i]: class requesters before i in rotated order; sb[i]: a broadcast before i
-            wire [P-1:0] sb;
-            for (i = 0; i < P; i = i + 1) begin : g_rank
-                assign cls_pre[i*W +: W] = ge_in[i] ? cls_pre_2[i*W +: W] : cls_pre_2[(P+i)*W +: W];
-                assign sb[i] = ge_in[i] ? spc_pre[i] : spc_pre[P+i];
+            // rank (plane b: rank_b): class requesters before i in rotated order; sb[i]: a broadcast
+            // before i (the first half's count where i >= r_in, else the second half's)
+            wire [W*P-1:0] rank;
+            for (b = 0; b < W; b = b + 1) begin : g_rank
+                assign rank[b*P +: P] = (rank_2[b*2*P +: P] & ge_in) | (rank_2[b*2*P + P +: P] & ~ge_in);
             end
+            wire [P-1:0] sb = (spc_2[0 +: P] & ge_in) | (spc_2[P +: P] & ~ge_in);
             wire [P-1:0] first = spc & ~sb;
 
             // free outputs of the group in rotated order from r: position with and without output 0
@@ -163,28 +164,58 @@ module lcan_alloc #(
             end
             wire [K-1:0]     ge_r = {K{1'b1}} << r;
             wire [K-1:0]     free_x = free & ~b0;
-            wire [2*K*W-1:0] pos_2;
-            wire [2*K*W-1:0] posx_2;
-            lcan_prefix_count #(.N(2 * K), .W(W)) u_pos (
+            wire [W*2*K-1:0] pos_2;
+            wire [W*2*K-1:0] posx_2;
+            lcan_prefix_count #(.N(2 * K), .W(W), .PLANES(1)) u_pos (
                 .x  ({free & ~ge_r, free & ge_r}),
                 .cnt(pos_2)
             );
-            lcan_prefix_count #(.N(2 * K), .W(W)) u_posx (
+            lcan_prefix_count #(.N(2 * K), .W(W), .PLANES(1)) u_posx (
                 .x  ({free_x & ~ge_r, free_x & ge_r}),
                 .cnt(posx_2)
             );
+            // positions by plane: pos (plane b: pos_b), posx without output 0
+            wire [W*K-1:0] pos;
+            wire [W*K-1:0] posx;
+            for (b = 0; b < W; b = b + 1) begin : g_pos
+                assign pos[b*K +: K]  = (pos_2[b*2*K +: K] & ge_r) | (pos_2[b*2*K + K +: K] & ~ge_r);
+                assign posx[b*K +: K] = (posx_2[b*2*K +: K] & ge_r) | (posx_2[b*2*K + K +: K] & ~ge_r);
+            end
 
             // m[k*P + i]: requester i is the class requester whose rank is output k's position
-            // (mx: the position counted without output 0)
+            // (mx: the position counted without output 0); per output a compare of all P ranks,
+            // plane by plane
             wire [K*P-1:0] m;
             wire [K*P-1:0] mx;
             for (k = 0; k < K; k = k + 1) begin : g_out
-                wire [W-1:0] pos  = ge_r[k] ? pos_2[k*W +: W]  : pos_2[(K+k)*W +: W];
-                wire [W-1:0] posx = ge_r[k] ? posx_2[k*W +: W] : posx_2[(K+k)*W +: W];
-                for (i = 0; i < P; i = i + 1) begin : g_match
-                    assign m[k*P + i]  = cls[i] & (cls_pre[i*W +: W] == pos);
-                    assign mx[k*P + i] = cls[i] & (cls_pre[i*W +: W] == posx);
+                wire [W*P-1:0] ne;
+                wire [W*P-1:0] nex;
+                for (b = 0; b < W; b = b + 1) begin : g_b
+                    assign ne[b*P +: P]  = rank[b*P +: P] ^ {P{pos[b*K + k]}};
+                    assign nex[b*P +: P] = rank[b*P +: P] ^ {P{posx[b*K + k]}};
                 end
+                wire [P-1:0] eq;
+                wire [P-1:0] eqx;
+                if (W == 1) begin : g_w1
+                    assign eq = ~ne;
+                    assign eqx = ~nex;
+                end else begin : g_wn
+                    // OR of the W planes: a requester whose rank differs in some bit
+                    reg [P-1:0] any, anyx;
+                    integer     pb;
+                    always @* begin
+                        any = {P{1'b0}};
+                        anyx = {P{1'b0}};
+                        for (pb = 0; pb < W; pb = pb + 1) begin
+                            any = any | ne[pb*P +: P];
+                            anyx = anyx | nex[pb*P +: P];
+                        end
+                    end
+                    assign eq = ~any;
+                    assign eqx = ~anyx;
+                end
+                assign m[k*P +: P]  = cls & eq;
+                assign mx[k*P +: P] = cls & eqx;
             end
 
             if (!VIRT) begin : g_fixed

@@ -57,17 +57,19 @@ module lcan_fifo #(
             cnt_d = cnt_q + CNT_ONE;
         else if (do_pop & ~do_push)
             cnt_d = cnt_q - CNT_ONE;
-        if (rst) begin
-            rd_d  = {AW{1'b0}};
-            wr_d  = {AW{1'b0}};
-            cnt_d = {CW{1'b0}};
-        end
     end
 
+    // (reset is applied here, not in the next-state logic above: see lcan_switch's header)
     always @(posedge clk) begin
-        rd_q  <= rd_d;
-        wr_q  <= wr_d;
-        cnt_q <= cnt_d;
+        if (rst) begin
+            rd_q  <= {AW{1'b0}};
+            wr_q  <= {AW{1'b0}};
+            cnt_q <= {CW{1'b0}};
+        end else begin
+            rd_q  <= rd_d;
+            wr_q  <= wr_d;
+            cnt_q <= cnt_d;
+        end
         if (do_push & ~rst)
             mem_q[wr_q] <= din;
     end

@@ -150,17 +150,24 @@ module lcan_flood_queue #(
         wr_d = wr_n[AW-1:0];
         rd_d = rd_n[AW-1:0];
         cnt_d = cnt_n[CW-1:0];
-        if (rst || clr) begin
+        if (clr) begin
             wr_d = {AW{1'b0}};
             rd_d = {AW{1'b0}};
             cnt_d = {CW{1'b0}};
         end
     end
 
+    // (reset is applied here, not in the next-state logic: see lcan_switch's header)
     always @(posedge clk) begin
-        rd_q <= rd_d;
-        wr_q <= wr_d;
-        cnt_q <= cnt_d;
+        if (rst) begin
+            rd_q <= {AW{1'b0}};
+            wr_q <= {AW{1'b0}};
+            cnt_q <= {CW{1'b0}};
+        end else begin
+            rd_q <= rd_d;
+            wr_q <= wr_d;
+            cnt_q <= cnt_d;
+        end
     end
 
     // the upper bits of the XW-bit arithmetic are 0 by the caller's rules

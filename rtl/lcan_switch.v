@@ -12,7 +12,11 @@
 // flood queues accept them (they are consumed) and send their copies ahead of the allocator's grants
 // (the allocator sees a busy queue's output as unavailable). Timing: every output (tx_*, rx_ret,
 // dbg, counters) is a register or a function of registers only; a flit on rx at tick t is on tx as
-// an output of tick t (one register per switch).
+// an output of tick t (one register per switch). Reset (and circuit mode's clear) acts in the register
+// blocks, not in the next-state logic, here and in the cells below: the next-state logic then reads
+// no signal a testbench drives, and Verilator (which re-evaluates the logic reading testbench
+// signals at every time step) evaluates it once per cycle, not twice (docs/verification.md 6). The
+// exception is the LFSR's next state, which the registered offsets read.
 `default_nettype none
 
 module lcan_switch #(
@@ -210,14 +214,11 @@ module lcan_switch #(
                 wire          we = cfg_we & (cfg_addr == row_base + J_C);
                 reg [RWS-1:0] row_q, row_d;
 
-                always @* begin
+                always @*
                     row_d = we ? cfg_row : row_q;
-                    if (rst)
-                        row_d = {RWS{1'b1}};
-                end
 
                 always @(posedge clk)
-                    row_q <= row_d;
+                    row_q <= rst ? {RWS{1'b1}} : row_d;
 
                 assign reach[rj*RWS +: RWS] = row_q;
             end
@@ -525,15 +526,16 @@ module lcan_switch #(
     always @* begin
         tx_valid_d = wr | data_wr;
         tx_flit_d = xbar_flit;
-        if (rst || (CIRCUIT && clear)) begin
-            tx_valid_d = {P{1'b0}};
-            tx_flit_d = {(P*FW){1'b0}};
-        end
     end
 
     always @(posedge clk) begin
-        tx_valid_q <= tx_valid_d;
-        tx_flit_q <= tx_flit_d;
+        if (rst || (CIRCUIT && clear)) begin
+            tx_valid_q <= {P{1'b0}};
+            tx_flit_q <= {(P*FW){1'b0}};
+        end else begin
+            tx_valid_q <= tx_valid_d;
+            tx_flit_q <= tx_flit_d;
+        end
     end
 
     assign tx_valid = tx_valid_q;
@@ -567,22 +569,19 @@ module lcan_switch #(
         cnt_up_d = cnt_up_q + n_up;
         cnt_down_d = cnt_down_q + n_down;
         cnt_drop_d = cnt_drop_q + n_drop;
-        if (CIRCUIT && clear) begin
-            cnt_up_d = cnt_up_q;
-            cnt_down_d = cnt_down_q;
-            cnt_drop_d = cnt_drop_q;
-        end
-        if (rst) begin
-            cnt_up_d = 32'd0;
-            cnt_down_d = 32'd0;
-            cnt_drop_d = 32'd0;
-        end
     end
 
+    // counters hold on circuit-mode clear ticks
     always @(posedge clk) begin
-        cnt_up_q <= cnt_up_d;
-        cnt_down_q <= cnt_down_d;
-        cnt_drop_q <= cnt_drop_d;
+        if (rst) begin
+            cnt_up_q <= 32'd0;
+            cnt_down_q <= 32'd0;
+            cnt_drop_q <= 32'd0;
+        end else if (!(CIRCUIT && clear)) begin
+            cnt_up_q <= cnt_up_d;
+            cnt_down_q <= cnt_down_d;
+            cnt_drop_q <= cnt_drop_d;
+        end
     end
 
     wire [DBGW-1:0] dbg_view;

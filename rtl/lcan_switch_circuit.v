@@ -85,17 +85,19 @@ module lcan_switch_circuit #(
                 if (set_q[o] && src_q[o*SW +: SW] == i[SW-1:0] && tx_ret[o])
                     ack_d[i] = 1'b1;
             end
-        if (rst || clear) begin
-            set_d = {P{1'b0}};
-            src_d = {(P*SW){1'b0}};
-            ack_d = {P{1'b0}};
-        end
     end
 
+    // (reset and clear are applied here, not in the next-state logic: see lcan_switch's header)
     always @(posedge clk) begin
-        set_q <= set_d;
-        src_q <= src_d;
-        ack_q <= ack_d;
+        if (rst || clear) begin
+            set_q <= {P{1'b0}};
+            src_q <= {(P*SW){1'b0}};
+            ack_q <= {P{1'b0}};
+        end else begin
+            set_q <= set_d;
+            src_q <= src_d;
+            ack_q <= ack_d;
+        end
     end
 
     assign rx_ret = ack_q;

@@ -104,14 +104,16 @@ module lcan_switch_packet #(
             assign cand_flit[g*FW +: FW] = empty ? rx_flit[g*FW +: FW] : head;
 
             always @* begin
-                if (rst || consume[g])
+                if (consume[g])
                     served_d = {P{1'b0}};
                 else
                     served_d = (served_q | grant[g*P +: P]) & MASK;
             end
 
+            // (reset is applied in the register blocks, not in the next-state logic: see
+            // lcan_switch's header)
             always @(posedge clk)
-                served_q <= served_d;
+                served_q <= rst ? {P{1'b0}} : served_d;
 
             assign served[g*P +: P] = served_q;
 
@@ -120,14 +122,11 @@ module lcan_switch_packet #(
         end
     endgenerate
 
-    always @* begin
+    always @*
         ret_d = consume;
-        if (rst)
-            ret_d = {P{1'b0}};
-    end
 
     always @(posedge clk)
-        ret_q <= ret_d;
+        ret_q <= rst ? {P{1'b0}} : ret_d;
 
     assign rx_ret = ret_q;
 
@@ -147,12 +146,10 @@ module lcan_switch_packet #(
                         cr_d = cr_q - CR_ONE;
                     else if (tx_ret[g] && !wr[g])
                         cr_d = cr_q + CR_ONE;
-                    if (rst)
-                        cr_d = CR_FULL;
                 end
 
                 always @(posedge clk)
-                    cr_q <= cr_d;
+                    cr_q <= rst ? CR_FULL : cr_d;
 
                 assign avail[g] = (cr_q != {CW{1'b0}});
                 wire [CW+7:0] cr_ext = {8'd0, cr_q};

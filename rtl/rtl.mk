@@ -82,7 +82,7 @@ RTL_CELL_TESTS := lfsr rr_pick alloc alloc_eq fifo flood_queue offsets sigma see
 # rtl/lcan_alloc_chain.v, is in rtl/lcan_network.f)
 RTL_CELL_EXTRA := tb/cells/lcan_alloc_chain_wrap.v
 
-.PHONY: prove-alloc synth-alloc test-alloc-big lint-rtl lint-rtl-verilator lint-rtl-iverilog synth-smoke test-rtl test-rtl-full test-rtl-cells \
+.PHONY: prove-alloc prove-switch synth-alloc test-alloc-big lint-rtl lint-rtl-verilator lint-rtl-iverilog synth-smoke test-rtl test-rtl-full test-rtl-cells \
         test-rtl-smoke test-rtl-verilator
 lint: lint-rtl
 TESTS += test-rtl
@@ -208,6 +208,12 @@ test-rtl-verilator: $(BUILD)/lcan
 # levels, LUTs)
 prove-alloc:
 	@YOSYS=$(YOSYS) LOGDIR=$(BUILD)/prove-alloc bash scripts/prove-alloc.sh
+
+# lcan_switch of the working tree proven equal (yosys equiv_*, ports and registers) to that of git
+# revision REV (default HEAD) on 10 shapes/modes: the check for a restructuring of the switch
+REV ?= HEAD
+prove-switch:
+	@YOSYS=$(YOSYS) LOGDIR=$(BUILD)/prove-switch bash scripts/prove-switch.sh $(REV)
 
 synth-alloc:
 	@YOSYS=$(YOSYS) bash scripts/synth/alloc-scaling.sh

@@ -78,9 +78,9 @@ MUTANTS = [
     (33, "lcan_fifo.v", "rd_d = (rd_q == LAST) ? {AW{1'b0}} : rd_q + PTR_ONE;", "rd_d = rd_q + PTR_ONE;", "FIFO: read pointer wraps only at 2^AW"),
     (34, "lcan_fifo.v", "assign full  = (cnt_q == CNT_FULL);", "assign full  = 1'b0;", "FIFO: never full"),
     (35, "lcan_fifo.v", "if (do_pop)\n            rd_d", "if (do_push)\n            rd_d", "FIFO: read pointer advances on push"),
-    (36, "lcan_prefix_count.v", "assign v[k*W +: W] = sum[W] ? {W{1'b1}} : sum[W-1:0];", "assign v[k*W +: W] = sum[W-1:0];", "allocator ranks wrap instead of saturating"),
+    (36, "lcan_prefix_count.v", "assign v[b*N +: N] = g_pl[b].sm | g_pl[W-1].co;", "assign v[b*N +: N] = g_pl[b].sm;", "allocator ranks wrap instead of saturating"),
     (37, "lcan_alloc.v", "wire [P-1:0] first = spc & ~sb;", "wire [P-1:0] first = spc;", "allocator: every broadcast requester wins output 0"),
-    (38, "lcan_prefix_count.v", "g_lvl[s-1].v[(k - (1 << (s - 1)))*W +: W]};", "g_lvl[s-1].v[(k - (1 << (s - 1)) + 1)*W +: W]};", "prefix count: tree adds the wrong span"),
+    (38, "lcan_prefix_count.v", "wire [N-1:0] x2 = g_lvl[s-1].v[b*N +: N] << (1 << (s - 1));", "wire [N-1:0] x2 = g_lvl[s-1].v[b*N +: N] << ((1 << (s - 1)) - 1);", "prefix count: tree adds the wrong span"),
     (39, "lcan_alloc.v", "assign out_src[k*SW + b] = |(sel[k*P +: P] & idx_bit(b));", "assign out_src[k*SW + b] = |sel[k*P +: P];", "allocator: winner index encoded wrong (cell tests only)"),
     (40, "lcan_switch.v", "wire          uni = cand_valid[i] & ~bcast;", "wire          uni = cand_valid[i];", "a broadcast also requests as a unicast"),
 ]

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# prove-switch.sh: prove lcan_switch of the working tree equal, cycle for cycle, to lcan_switch of a
+# git revision (default HEAD) for a set of switch shapes and modes, with yosys's equivalence
+# checker - the check for a change of the switch's RTL that must not change its behaviour (a
+# restructuring for speed, area or simulation time). Both designs are elaborated with the same
+# parameters and flattened; equiv_make pairs the ports and the registers by name (names ending in
+# _q and the FIFO memories; other internal names are hidden, so next-state wires and cell
+# internals may change freely); equiv_simple and equiv_induct prove every output and register
+# pair equal from any common state (k-induction, k = SEQ).
+# Usage: scripts/prove-switch.sh [REV] (REV: a git revision, default HEAD; YOSYS, SEQ=2 settable)
+# Prints one line per shape; exits 1 if any proof fails (the log names the unproven pairs).
+set -u
+cd "$(dirname "$0")/.."
+YOSYS=${YOSYS:-yosys}
+SEQ=${SEQ:-2}
+REV=${1:-HEAD}
+LOGDIR=${LOGDIR:-build/prove-switch}
+mkdir -p "$LOGDIR"
+git rev-parse --verify -q "$REV^{commit}" > /dev/null || { echo "prove-switch: no such revision: $REV"; exit 2; }
+old=$(mktemp -d /tmp/prove-switch.XXXXXX)
+trap 'rm -rf "$old"' EXIT
+for f in $(git ls-tree --name-only "$REV" rtl/ | grep -E '\.(v|vh)$'); do
+  git show "$REV:$f" > "$old/$(basename "$f")"
+done
+# every cell lcan_switch uses, in rtl/lcan_network.f's order
+files=$(grep -v -e '^#' -e lcan_network.v rtl/lcan_network.f | xargs -n1 basename)
+
+# NAME:PARAMETERS (lcan_switch's, as chparam NAME VALUE pairs); small shapes, every mode and option
+B="M_L 2 P_DN 1 P_UP 1 ADDR_W 3 DIG_OFF 0 DIG_W 1 PAYLOAD_W 4 DEPTH 2"
+SHAPES=(
+  "packet-l1:$B W_UP 2 MODE 1 LEVEL 1"
+  "circuit-l1:$B W_UP 2 MODE 0 LEVEL 1"
+  "packet-top:$B W_UP 0 MODE 1 LEVEL 3"
+  "circuit-top:$B W_UP 0 MODE 0 LEVEL 3"
+  "packet-rotate:$B W_UP 2 MODE 1 LEVEL 1 UP_CHOICE 0"
+  "packet-flood-q2:$B W_UP 2 MODE 1 LEVEL 1 FLOOD_Q 2"
+  "packet-faults:$B W_UP 2 MODE 1 LEVEL 1 FAULTS 1"
+  "circuit-faults:$B W_UP 2 MODE 0 LEVEL 1 FAULTS 1"
+  "packet-m3-u4:M_L 3 P_DN 1 P_UP 1 ADDR_W 4 DIG_OFF 0 DIG_W 2 PAYLOAD_W 4 DEPTH 2 W_UP 4 MODE 1 LEVEL 1"
+  "packet-pdn2:M_L 2 P_DN 2 P_UP 1 ADDR_W 3 DIG_OFF 0 DIG_W 1 PAYLOAD_W 4 DEPTH 3 W_UP 3 MODE 1 LEVEL 1"
+)
+elab() { # DIR NAME PARAMS -> yosys commands elaborating DIR's lcan_switch as module NAME
+  local rd="" p="" k v
+  for f in $files; do rd="$rd $1/$f"; done
+  set -- "$1" "$2" $3
+  local dir=$1 name=$2; shift 2
+  while [ $# -ge 2 ]; do p="$p -chparam $1 $2"; shift 2; done
+  echo "read_verilog -DYOSYS -I$dir $rd; hierarchy -top lcan_switch $p; proc; flatten; memory -nomap;"
+  echo "memory_map; opt_clean; rename -hide w:* x:* w:*_q w:*mem_q* %u %u %d; rename lcan_switch $name;"
+  echo "design -stash $name;"
+}
+fail=0
+for s in "${SHAPES[@]}"; do
+  name=${s%%:*}; prm=${s#*:}
+  log=$LOGDIR/$name.log
+  t0=$(date +%s.%N)
+  if $YOSYS -q -l "$log" -p "$(elab "$old" gold "$prm") $(elab rtl gate "$prm")
+        design -copy-from gold -as gold gold; design -copy-from gate -as gate gate;
+        equiv_make gold gate equiv; hierarchy -top equiv; async2sync;
+        equiv_simple -seq $SEQ; equiv_induct -seq $SEQ; equiv_status -assert" > /dev/null 2>&1; then
+    res="proven equal ($(grep -o 'Found [0-9]* \$equiv cells' "$log" | tail -1 | cut -d' ' -f2) pairs)"
+  else
+    res="FAILED (see $log)"; fail=1
+  fi
+  t1=$(date +%s.%N)
+  printf 'prove-switch: %-16s vs %s: %s, %.1f s\n' "$name" "$REV" "$res" "$(echo "$t1 - $t0" | bc)"
+done
+exit $fail
