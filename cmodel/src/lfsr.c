@@ -46,20 +46,24 @@ uint32_t lcan_lfsr_seed_from(const uint32_t h[3], int level, uint32_t index)
     return lcan_lfsr_load(lcan_lfsr_seed_input(h, salt), salt);
 }
 
-void lcan_lfsr_up_perm(uint32_t s, int U, uint8_t *sigma)
+/* The width of the draw for n candidates (spec 5): clog2(n), + 2 when n is not a power of two. */
+static int draw_width(uint32_t n)
 {
-    uint32_t z = ((s >> 8) & 0xFFu) | ((s >> 24) << 8) | ((s & 0xFFu) << 16) | (((s >> 16) & 0xFFu) << 24);
+    int w = 0;
+    while ((1u << w) < n)
+        w++;
+    return (n & (n - 1u)) != 0 ? w + 2 : w;
+}
+
+void lcan_lfsr_up_perm_z(uint32_t z, int U, uint8_t *sigma)
+{
     int k, b = 0;
     for (k = 0; k < U; k++)
         sigma[k] = (uint8_t)k;
     for (k = 0; k + 1 < U; k++) {
         uint32_t n = (uint32_t)(U - k), rot, v;
-        int w = 0, j;
+        int w = draw_width(n), j;
         uint8_t t;
-        while ((1u << w) < n)
-            w++;
-        if ((n & (n - 1u)) != 0)
-            w += 2;
         rot = b == 0 ? z : (z >> b) | (z << (32 - b));
         v = rot & ((1u << w) - 1u);
         b = (b + w) & 31;
@@ -68,4 +72,17 @@ void lcan_lfsr_up_perm(uint32_t s, int U, uint8_t *sigma)
         sigma[k] = sigma[j];
         sigma[j] = t;
     }
+}
+
+void lcan_lfsr_up_perm(uint32_t s, int U, uint8_t *sigma)
+{
+    lcan_lfsr_up_perm_z(lcan_lfsr_up_z(s), U, sigma);
+}
+
+int lcan_lfsr_up_bits(int U)
+{
+    int k, bits = 0;
+    for (k = 0; k + 1 < U; k++)
+        bits += draw_width((uint32_t)(U - k));
+    return bits;
 }

@@ -43,10 +43,24 @@ static inline int lcan_lfsr_offset(uint32_t field, uint32_t mask, int n)
     return (int)(r >= (uint32_t)n ? r - (uint32_t)n : r);
 }
 
+/* The bit stream of the upper permutation (spec 5): z = {s[23:16], s[7:0], s[31:24], s[15:8]}. */
+static inline uint32_t lcan_lfsr_up_z(uint32_t s)
+{
+    return ((s >> 8) & 0xFFu) | ((s >> 24) << 8) | ((s & 0xFFu) << 16) | (((s >> 16) & 0xFFu) << 24);
+}
+
 /* The upper permutation sigma of spec 5 (UP_CHOICE = uniform): Fisher-Yates over the bit stream
- * z = {s[23:16], s[7:0], s[31:24], s[15:8]}, read from bit 0 upwards cyclically, with w = clog2(n)
- * bits per draw when n is a power of two, else clog2(n) + 2, and j = k + (v mod n). s is the LFSR
- * value before the step. Fills sigma[0..U-1] (U <= 128; sigma = [0] when U <= 1). */
+ * z = lcan_lfsr_up_z(s), read from bit 0 upwards cyclically, with w = clog2(n) bits per draw when n
+ * is a power of two, else clog2(n) + 2, and j = k + (v mod n). s is the LFSR value before the step.
+ * Fills sigma[0..U-1] (U <= 128; sigma = [0] when U <= 1). */
 void lcan_lfsr_up_perm(uint32_t s, int U, uint8_t *sigma);
+
+/* The same permutation from the bit stream z itself: lcan_lfsr_up_perm(s) = lcan_lfsr_up_perm_z(z(s)). */
+void lcan_lfsr_up_perm_z(uint32_t z, int U, uint8_t *sigma);
+
+/* The number of bits of z that sigma reads for U uppers (the sum of the draws' widths: 7 for U = 4,
+ * 12 for U = 5). When it is below 32, sigma depends on z's low bits only, so a table indexed by
+ * them holds every sigma (net.c's fast path keeps one for small U). */
+int lcan_lfsr_up_bits(int U);
 
 #endif

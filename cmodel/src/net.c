@@ -222,6 +222,25 @@ static uint64_t range64(int lo, int hi)
     return lo >= 64 ? 0 : a & ~(((uint64_t)1 << lo) - 1u);
 }
 
+/* Fast mode: class UP's scan orders of level l for every value of the bits of z that sigma reads
+ * (net_internal.h: up_tab), when they are few; a lookup then replaces the Fisher-Yates draws on
+ * every step that sends a flit up. 0, or -1 if out of memory. */
+static int up_table(lcan_net *n, int l)
+{
+    lcan_fast_level *lv = &n->lv[l];
+    int bits = lcan_lfsr_up_bits(lv->U);
+    uint32_t z;
+    if (!lv->uorder || bits > LCAN_UP_TAB_BITS)
+        return 0;
+    lv->up_tab = malloc(((size_t)1 << bits) * (size_t)lv->U);
+    if (lv->up_tab == NULL)
+        return -1;
+    lv->up_key = (1u << bits) - 1u;
+    for (z = 0; z <= lv->up_key; z++)
+        lcan_sw_up_order_z(&n->swk[l], z, lv->up_tab + (size_t)z * (size_t)lv->U);
+    return 0;
+}
+
 /* Fast mode (net_internal.h): the per-switch and per-port tables and the event state. The
  * event-driven tick knows no flood queues (spec 8.7): with FLOOD_Q > 0 the network runs the
  * full-scan tick (sw.c), which visits every switch on every tick, as a queue may send on a tick
@@ -282,6 +301,8 @@ static int fast_alloc(lcan_net *n)
         for (c = 0; c < k->m; c++)
             lv->bc_full |= (uint64_t)1 << (c * k->p);
         lv->leafdn = k->leaf ? range64(0, k->D) : 0;
+        if (up_table(n, l) != 0)
+            return -1;
         for (x = 0; x < g->S[l]; x++) {
             uint32_t sw = g->sw_base[l] + x;
             n->swd[sw].pb = g->port_base[l] + x * (uint32_t)g->P[l];
@@ -418,6 +439,7 @@ lcan_status lcan_net_new(const lcan_topo *t, const lcan_cfg *cfg, lcan_net **out
 
 void lcan_net_free(lcan_net *n)
 {
+    int l;
     if (n == NULL)
         return;
     lcan_geom_free(&n->g);
@@ -453,6 +475,8 @@ void lcan_net_free(lcan_net *n)
     free(n->act_cur);
     free(n->act_nxt);
     free(n->act_stamp);
+    for (l = 0; l < (int)(sizeof n->lv / sizeof n->lv[0]); l++)
+        free(n->lv[l].up_tab);
     free(n->f_link);
     free(n->f_far);
     rows_all_ones(n);
@@ -628,11 +652,9 @@ static inline void tick_state(lcan_net *n, const lcan_in *in)
         uint64_t *t64;
         uint32_t *t32, k;
         if (n->faulty)
-            for (k = 0; k < n->n_act_cur; k++)
-                lcan_net_packet_switch_fast_faulty(n, n->act_cur[k]);
+            lcan_net_packet_switches_faulty(n);
         else
-            for (k = 0; k < n->n_act_cur; k++)
-                lcan_net_packet_switch_fast(n, n->act_cur[k]);
+            lcan_net_packet_switches(n);
         leaf_fast(n, in);
         for (k = 0; k < n->n_crl_cur; k++) { /* credits arriving this tick (spec 8.3 step 6, 8.4) */
             uint32_t c = n->crl_cur[k], was_zero = n->cr[c]++ == 0;

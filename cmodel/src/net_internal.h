@@ -33,12 +33,19 @@ typedef struct {
     uint32_t in_mask, up_mask, dn_mask;
     int U;
     int uorder;                    /* class UP scans D + sigma[k] (UP_CHOICE = uniform and U >= 3) */
+    uint8_t *up_tab;               /* uorder and sigma reads at most LCAN_UP_TAB_BITS bits of z (lfsr.h):
+                                      the order D + sigma[k] for every value of those bits, U bytes
+                                      each (row z & up_key); NULL: computed on every step */
+    uint32_t up_key;
     uint64_t pmask;                /* ports 0..P-1 */
     uint64_t up_want;              /* the uppers D..P-1 */
     uint64_t dn_unit;              /* (1 << p) - 1: down class c wants dn_unit << c*p */
     uint64_t bc_full;              /* a descending broadcast: parallel link 0 of every child */
     uint64_t leafdn;               /* level 1: the downers, which hold no credits */
 } lcan_fast_level;
+
+/* The largest up_tab: 2^12 rows (U <= 5; kary(4,n)'s U = 4 reads 7 bits, 128 rows of 4 bytes). */
+#define LCAN_UP_TAB_BITS 12
 
 typedef struct {
     uint32_t pb, hi; /* first global port; the switch's digits a_{l+1..h} (geom hi) */
@@ -182,10 +189,10 @@ static inline void lcan_net_sw_view(struct lcan_net *n, int l, uint32_t x, lcan_
     st->cnt_drop = &n->cnt_drop[l];
 }
 
-/* A packet-mode switch's tick on the fast path (net_packet.c; the full-scan tick is sw.c's, wired
- * by net.c), only called for active switches, P <= 64; _faulty on ticks
- * with faults to apply (n->faulty), the other one without. */
-void lcan_net_packet_switch_fast(struct lcan_net *n, uint32_t sw);
-void lcan_net_packet_switch_fast_faulty(struct lcan_net *n, uint32_t sw);
+/* The packet-mode switches' tick on the fast path (net_packet.c; the full-scan tick is sw.c's, wired
+ * by net.c): every switch of act_cur (the active ones), P <= 64; _faulty on ticks with faults to
+ * apply (n->faulty), the other one without. */
+void lcan_net_packet_switches(struct lcan_net *n);
+void lcan_net_packet_switches_faulty(struct lcan_net *n);
 
 #endif

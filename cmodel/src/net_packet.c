@@ -108,6 +108,16 @@ static uint64_t fast_reach(const lcan_fast_level *lv, const lcan_sw_faults *fb, 
     return m;
 }
 
+/* Class UP's scan order D + sigma[k] (UP_CHOICE = uniform, U >= 3) for the LFSR value s of a
+ * switch of level l: the level's table row when it has one (net.c up_table), else computed into buf. */
+static inline const uint8_t *up_order(const struct lcan_net *n, const lcan_fast_level *lv, int l, uint32_t s,
+                                      uint8_t *buf)
+{
+    if (lv->up_tab != NULL)
+        return lv->up_tab + (size_t)(lcan_lfsr_up_z(s) & lv->up_key) * (size_t)lv->U;
+    return lcan_sw_up_order(&n->swk[l], s, buf);
+}
+
 /* Several candidates, or a broadcast: the allocator of spec 6 on masks. faulty (a constant in
  * each of the two copies switch_general makes): mask the want sets (spec 14.3); the copy without
  * faults has none of that code. */
@@ -123,12 +133,12 @@ static inline void switch_general_t(struct lcan_net *n, uint32_t sw, uint64_t ar
     uint64_t avail = n->avail_m[sw], cands = arr | fm, m;
     uint64_t cand[64], want[64], grant[64];
     int start[64];
-    uint64_t reqm = 0, allm = 0, dropm = 0, gotm, consm, fm_new, ordm = 0;
+    uint64_t reqm = 0, allm = 0, dropm = 0, gotm, consm, popm, pushm, fm_new, ordm = 0;
     uint64_t offm = 0, bdropm = 0; /* faults: off ports; ALL requests left with nothing to copy */
     uint32_t ndrop = 0;
     lcan_sw_faults fb;
-    uint8_t ord[64]; /* class UP's scan order D + sigma[k] (UP_CHOICE = uniform, U >= 3), made once */
-    int have_ord = 0;
+    uint8_t ord_buf[64];
+    const uint8_t *ord = NULL; /* class UP's scan order (UP_CHOICE = uniform, U >= 3), made once */
     int r_in = lcan_lfsr_offset(s & 0xFFu, lv->in_mask, P);
     int r_up = lcan_lfsr_offset((s >> 8) & 0xFFu, lv->up_mask, lv->U);
     int r_dn = lcan_lfsr_offset((s >> 16) & 0xFFu, lv->dn_mask, p);
@@ -163,10 +173,8 @@ static inline void switch_general_t(struct lcan_net *n, uint32_t sw, uint64_t ar
             }
             start[i] = (int)(((uint32_t)(D + r_up) & (uint32_t)upm) | ((uint32_t)((int)xd * p + r_dn) & ~(uint32_t)upm));
             if (up && lv->uorder) {
-                if (!have_ord) { /* the local ports D + sigma[k] (sw.h) */
-                    lcan_sw_up_order(&n->swk[sd->l], s, ord);
-                    have_ord = 1;
-                }
+                if (ord == NULL)
+                    ord = up_order(n, lv, sd->l, s, ord_buf);
                 ordm |= bit64(i);
             }
         } else if ((f >> n->sh_head) & 1u) { /* flooding (spec 8.6): every direction but back */
@@ -226,16 +234,20 @@ static inline void switch_general_t(struct lcan_net *n, uint32_t sw, uint64_t ar
             n->served[gp].w[0] |= grant[i];
         }
     }
-    /* every candidate's input, in one pass without branches: a consumed candidate returns its
-     * credit and leaves its FIFO if it came from there; the arriving flit is stored unless it was
-     * the candidate and got consumed */
-    for (m = cands, fm_new = 0; m; m &= m - 1u) {
+    /* a consumed candidate returns its credit */
+    for (m = consm; m; m &= m - 1u)
+        return_credit(n, pb + (uint32_t)lcan_ctz64(m));
+    /* the FIFOs that change, in one pass without branches: a consumed candidate leaves its FIFO if it
+     * came from there; the arriving flit is stored unless it was the candidate and got consumed (a
+     * consumed arriving flit, the common case below saturation, and a blocked head with nothing
+     * arriving change nothing) */
+    popm = consm & fm;
+    pushm = arr & (fm | ~consm);
+    for (m = popm | pushm, fm_new = fm & ~(popm | pushm); m; m &= m - 1u) {
         int i = lcan_ctz64(m);
-        uint32_t gp = pb + (uint32_t)i, cons = (uint32_t)(consm >> i) & 1u, ff = (uint32_t)(fm >> i) & 1u;
-        uint32_t pop = cons & ff, push = (uint32_t)(arr >> i) & (ff | !cons) & 1u, head, count, tail;
+        uint32_t gp = pb + (uint32_t)i, pop = (uint32_t)(popm >> i) & 1u, push = (uint32_t)(pushm >> i) & 1u;
+        uint32_t head, count, tail;
         size_t slot;
-        n->crl_nxt[n->n_crl_nxt] = n->in_src[gp];
-        n->n_crl_nxt += cons;
         head = (uint32_t)n->fhead[gp] + pop;
         head -= depth & (0u - (uint32_t)(head >= depth));
         count = (uint32_t)n->fcount[gp] - pop;
@@ -333,12 +345,12 @@ static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faul
             first = (hi & all_if(hi != 0)) | (fr & ~all_if(hi != 0));
             gr = first & (0u - first);
             if (up && lv->uorder && fr) { /* class UP, UP_CHOICE = uniform: the first free D + sigma[k] */
-                uint8_t ord[64];
+                uint8_t ord_buf[64];
+                const uint8_t *ord = up_order(n, lv, sd->l, s, ord_buf);
                 int k;
-                lcan_lfsr_up_perm(s, lv->U, ord);
                 for (k = 0; k < lv->U; k++)
-                    if ((fr >> (D + ord[k])) & 1u) {
-                        gr = bit64(D + ord[k]);
+                    if ((fr >> ord[k]) & 1u) {
+                        gr = bit64(ord[k]);
                         break;
                     }
             }
@@ -374,12 +386,18 @@ static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faul
         lcan_net_wake(n, sw);
 }
 
-void lcan_net_packet_switch_fast(struct lcan_net *n, uint32_t sw)
+/* Every active switch of the tick, in list order; the loop is here so that the per-switch step is
+ * inlined into it (one call per tick, not one per switch). */
+void lcan_net_packet_switches(struct lcan_net *n)
 {
-    switch_fast_t(n, sw, 0);
+    uint32_t k;
+    for (k = 0; k < n->n_act_cur; k++)
+        switch_fast_t(n, n->act_cur[k], 0);
 }
 
-void lcan_net_packet_switch_fast_faulty(struct lcan_net *n, uint32_t sw)
+void lcan_net_packet_switches_faulty(struct lcan_net *n)
 {
-    switch_fast_t(n, sw, 1);
+    uint32_t k;
+    for (k = 0; k < n->n_act_cur; k++)
+        switch_fast_t(n, n->act_cur[k], 1);
 }

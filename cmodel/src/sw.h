@@ -88,14 +88,21 @@ static inline lcan_offsets lcan_sw_offsets(const lcan_sw_k *k, uint32_t s)
     return o;
 }
 
-/* Class UP's scan order under UP_CHOICE = uniform: buf[j] = D + sigma[j], j < U (spec 5-6). */
-static inline const uint8_t *lcan_sw_up_order(const lcan_sw_k *k, uint32_t s, uint8_t *buf)
+/* Class UP's scan order under UP_CHOICE = uniform from sigma's bit stream z (lfsr.h):
+ * buf[j] = D + sigma[j], j < U (spec 5-6). */
+static inline const uint8_t *lcan_sw_up_order_z(const lcan_sw_k *k, uint32_t z, uint8_t *buf)
 {
     int j;
-    lcan_lfsr_up_perm(s, k->U, buf);
+    lcan_lfsr_up_perm_z(z, k->U, buf);
     for (j = 0; j < k->U; j++)
         buf[j] = (uint8_t)(k->D + buf[j]);
     return buf;
+}
+
+/* The same from the LFSR value s before its step. */
+static inline const uint8_t *lcan_sw_up_order(const lcan_sw_k *k, uint32_t s, uint8_t *buf)
+{
+    return lcan_sw_up_order_z(k, lcan_lfsr_up_z(s), buf);
 }
 
 /* The offsets for the switch's UP_CHOICE; buf: LCAN_MAX_PORTS bytes that hold the up order when

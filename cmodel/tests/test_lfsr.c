@@ -14,7 +14,8 @@
  * (P(v mod n = r) = #{v < 2^w : v mod n = r} / 2^w, draws on disjoint stream bits), computed here
  * by enumerating the draw sequences: exactly over all 2^16 values of the stream's first 16 bits
  * (s[15:8], s[31:24]; the rest of s is irrelevant for U <= 5), and within sampling error over 10^6
- * consecutive states of one LFSR run.
+ * consecutive states of one LFSR run. lcan_lfsr_up_bits gives the table's bit counts, and sigma
+ * for U <= 9 equals sigma of z's low lcan_lfsr_up_bits(U) bits alone (the fast path's tables).
  */
 #include <math.h>
 #include <stdint.h>
@@ -107,6 +108,22 @@ static void sigma_tests(void)
 
     for (U = 2; U <= 9; U++)
         check(&C, ref_sigma(0x12345678u, U, ref) == bits_of[U], "sigma bits for U = %d: %d", U, ref_sigma(0x12345678u, U, ref));
+    /* lcan_lfsr_up_bits, and sigma read from z's low bits only (what the fast path's tables rely on) */
+    for (U = 2; U <= 9; U++) {
+        long differ = 0;
+        uint32_t low = (1u << lcan_lfsr_up_bits(U)) - 1u;
+        uint8_t sz[128];
+        check(&C, lcan_lfsr_up_bits(U) == bits_of[U], "lcan_lfsr_up_bits(%d) = %d, not %d", U, lcan_lfsr_up_bits(U),
+              bits_of[U]);
+        for (k = 0; k < 3000; k++) {
+            uint32_t s = (uint32_t)test_rng(&rng);
+            lcan_lfsr_up_perm(s, U, sig);
+            lcan_lfsr_up_perm_z(lcan_lfsr_up_z(s) & low, U, sz);
+            for (i = 0; i < U; i++)
+                differ += sig[i] != sz[i];
+        }
+        check(&C, differ == 0, "U = %d: sigma depends on more than the %d low bits of z (%ld)", U, bits_of[U], differ);
+    }
     for (U = 1; U <= 128; U++) {
         long notperm = 0, differ = 0;
         for (k = 0; k < 3000; k++) {
