@@ -301,6 +301,16 @@ def plot(rows, outdir):
             plots.append("$ref%d with lines lc %d dt 2 title 'refined'" % (idx, c))
             plots.append("$meas%d with yerrorbars lc %d pt 7 ps 0.8 title '%s'" % (
                 idx, c, "measured, uniform uppers" if fig == "fig13" else "measured (model)"))
+            # the RTL's own points (Verilator, the model checking every cycle: equal to the model's
+            # point of the same seed and trials) at the sizes it was run
+            rtl = sorted([r for r in rows if r["figure"] == "rtl" and r["engine"] == "rtl" and
+                          r["pattern"] == ("random" if fig == "random" else "worst") and
+                          r["d"] == d and r["u"] == u], key=lambda r: r["h"])
+            if rtl:
+                data.append("$rtl%d << EOD\n%s\nEOD\n" % (idx, "\n".join(
+                    "%d %s %s" % (r["h"], r["first_pass_mean"], r["first_pass_sem"]) for r in rtl)))
+                plots.append("$rtl%d with yerrorbars lc %d pt 6 ps 1.6 title 'RTL (Verilator), %d trials'"
+                             % (idx, c, rtl[0]["trials"]))
             if fig == "fig13" and rot:
                 data.append("$rot%d << EOD\n%s\nEOD\n" % (idx, "\n".join(
                     "%d %s %s" % (r["h"], r["first_pass_mean"], r["first_pass_sem"]) for r in rot)))
@@ -441,14 +451,18 @@ The recurrence starts at the top stage's unconnected uppers with load p(0) (1 fo
 first) starts at the top downers, which carry min(1,(d/u)^(h-1)) of their capacity in headers — one
 factor d/u more than the recurrence's p(0) — and the first downward stage then loses less.
 
-## 5. Sizes on the RTL (a limit, not reached)
-The RTL is measured at 64 PEs here (table 4; `make run` and `make test` use 8-16 PEs, and the
-lockstep matrix the 256-PE CM-5), not at the 256-1,024 PEs the study asked for. Verilator used to
-emit per-instance C++ for every switch; since docs/verification.md section 6 the switch code is
-shared per switch type and cm5 builds in about 3.5 CPU minutes, but the 256- and 1,024-PE LCAN rows
-of this study have not been rerun on the RTL yet. Where both exist the RTL's numbers equal the model's exactly (same permutations, same
-LFSR seeds), so the model's rows at 2^16 PEs stand for the RTL's. To measure larger RTL networks:
-`make sweep STUDY_RTL='lcan(2,2,256)|lcan(4,4,256)'` on a faster machine.
+## 5. Sizes on the RTL
+Table 4 has the RTL at 16 and 64 PEs and at the papers' sizes: 256 PEs (lcan(2,2,256), lcan(4,4,256),
+lcan(4,2,256)) and 1,024 PEs (lcan(4,4,1024)), 50 worst-case and 50 random permutations each on
+Verilator with the model checking every cycle; every RTL row equals the model's row of the same seed
+and trials exactly, and figures 10, 11 and the random-permutation figure show the RTL's points
+(circles) on the model's. Builds (docs/verification.md 6, loaded 2-core machine): lcan(4,2,256)
+about 40 s, lcan(4,4,256) and lcan(2,2,256) 2-6 minutes, lcan(4,4,1024) (1,280 switches) 12-14
+minutes wall, 12-13 CPU minutes and 11.8 GB for Verilator; the route runs themselves take seconds
+(50 trials of lcan(4,4,1024) in 5.5 s). Not built here: lcan(2,4,256) - u > d widens
+every level, 32,640 switches (16,384 at the top, beyond Verilator's generate-loop limit) - and
+lcan(2,2,1024), 5,120 switches (about 4x lcan(4,4,1024)'s memory). The model's rows up to 2^16 PEs
+stand for those sizes. `make sweep` measures the RTL rows of `STUDY_RTL` (scripts/study.mk).
 
 ## 6. The paper's random upper against the rotation (UP_CHOICE)
 Seed 004 §4 sends a header up "through a randomly chosen upper". Earlier versions of the switch took
@@ -577,6 +591,19 @@ def cmd_report(args):
     return 0
 
 
+def cmd_plot(args):
+    """The figures from sweep CSVs (model and RTL points on one figure), without measuring."""
+    rows = []
+    for name in args.csv:
+        with open(name, newline="") as f:
+            for r in csv.DictReader(f):
+                for k in ("d", "u", "h", "trials"):
+                    r[k] = int(r[k])
+                rows.append(r)
+    plot(rows, args.plots)
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -593,6 +620,9 @@ def main():
     a.add_argument("--resume", help="a CSV of an interrupted run: its points are not measured again")
     a.add_argument("--figures", default="", help="only these figures: fig10,fig11,fig13,random,rtl,passes")
     a.add_argument("--rtl", default="", help="lcan specs also measured on the RTL, separated by '|': 'lcan(2,2,64)|lcan(4,4,64)'")
+    a = sub.add_parser("plot", help="the figures from sweep CSVs (model and RTL points)")
+    a.add_argument("--csv", required=True, action="append")
+    a.add_argument("--plots", default=os.path.join(ROOT, "docs", "img"))
     sub.add_parser("check", help="RTL == model and recurrence == formula (a test)")
     a = sub.add_parser("report", help="write docs/results.md from sweep CSVs")
     a.add_argument("--csv", required=True, action="append")
@@ -600,7 +630,8 @@ def main():
     args = ap.parse_args()
     if not os.access(LCAN, os.X_OK):
         die("build/lcan not found: run make")
-    return {"run": cmd_run, "sweep": cmd_sweep, "check": cmd_check, "report": cmd_report}[args.cmd](args)
+    return {"run": cmd_run, "sweep": cmd_sweep, "check": cmd_check, "report": cmd_report,
+            "plot": cmd_plot}[args.cmd](args)
 
 
 if __name__ == "__main__":
