@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # bench-scale.sh - RTL simulation at scale (run by `make bench-scale`, part of `make bench`).
 # For networks of 16..1,024 leaves (BENCH_SCALE overrides the list: "SPEC:MODE SPEC:MODE ..."):
-# the Verilator build time from scratch (wall and CPU seconds; the ccache of the Verilator runtime is
-# kept, the network's own code is always compiled), the RTL alone and lockstep (RTL + model +
+# the Verilator build time from an empty build directory (wall and CPU seconds; build/ccache is kept,
+# so the Verilator runtime and any C++ file compiled before - the same network built earlier from the
+# same RTL - come from the cache: set BENCH_COLD=1 to build without ccache, every file compiled), the
+# RTL alone and lockstep (RTL + model +
 # compare) cycles/s and switch-cycles/s on uniform random packet traffic at load BENCH_RATE (default
 # 0.1) or random permutations (circuit mode), and at the end the growth exponent b of build time
 # against the number of switches (least squares fit of log(cpu seconds) = a + b log(switches)).
@@ -29,6 +31,7 @@ key="_".join([str(j["levels"])] + [".".join(map(str, j[k])) for k in ("m", "w", 
 print(j["leaves"], sum(j["switches_per_level"]), key)' "$info")
   rm -rf "build/sim/verilator/$key-$mode"
   t0=$(date +%s.%N)
+  [ "${BENCH_COLD:-0}" = 1 ] && export CCACHE_DISABLE=1
   /usr/bin/time -f '%U %S' -o "$OUT/time.txt" tb/lcan-rtl build "$spec" --mode "$mode" >/dev/null 2>"$OUT/build.err" ||
     { echo "bench-scale: build failed: $spec $mode (see $OUT/build.err)"; continue; }
   t1=$(date +%s.%N)
