@@ -510,11 +510,20 @@ def _fmt(x, nd=4):
     return ("%%.%df" % nd) % float(x)
 
 
-def cmd_report(args):
-    rows = [r for f in args.csv for r in csv.DictReader(open(f))]
+def read_rows(paths):
+    """The rows of sweep CSVs, their integer columns as ints (report and plot)."""
+    rows = []
+    for name in paths:
+        with open(name, newline="") as f:
+            rows += list(csv.DictReader(f))
     for r in rows:
         for k in ("d", "u", "h", "trials"):
             r[k] = int(r[k])
+    return rows
+
+
+def cmd_report(args):
+    rows = read_rows(args.csv)
     def find(spec, pat="worst", eng="model", uc="uniform", fig=None):
         for r in rows:
             if (r["spec"] == spec and r["pattern"] == pat and r["engine"] == eng and
@@ -593,14 +602,7 @@ def cmd_report(args):
 
 def cmd_plot(args):
     """The figures from sweep CSVs (model and RTL points on one figure), without measuring."""
-    rows = []
-    for name in args.csv:
-        with open(name, newline="") as f:
-            for r in csv.DictReader(f):
-                for k in ("d", "u", "h", "trials"):
-                    r[k] = int(r[k])
-                rows.append(r)
-    plot(rows, args.plots)
+    plot(read_rows(args.csv), args.plots)
     return 0
 
 
