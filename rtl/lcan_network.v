@@ -272,23 +272,23 @@ module lcan_network #(
                 localparam K = (q % U0) % P1;
                 localparam LK = (Y + W1 * (S / M1)) * D1 + (S % M1) * P1 + K;
 
-                reg          inj_valid_q, inj_valid_d;
-                reg [FW-1:0] inj_flit_q, inj_flit_d;
+                reg          inj_valid_q;
+                reg [FW-1:0] inj_flit_q;
 
                 assign up_valid[LK] = inj_valid_q;
                 assign up_flit[LK] = inj_flit_q;
                 assign port_ej_valid[q] = dn_valid[LK];
                 assign port_ej_flit[q] = dn_flit[LK];
 
+                // The next state is computed inside the register blocks: it reads the network's
+                // inputs, and a simulator like Verilator re-evaluates logic outside a register block
+                // that reads them at every time step of a testbench (rtl/lcan_switch.v,
+                // docs/verification.md 6).
                 if (CIRCUIT) begin : g_circuit
                     // spec 7.3: load inj on every tick that is not reset
-                    always @* begin
-                        inj_valid_d = inj_valid[q];
-                        inj_flit_d = inj_valid[q] ? inj_flit[q*FW +: FW] : {FW{1'b0}};
-                        if (rst) begin
-                            inj_valid_d = 1'b0;
-                            inj_flit_d = {FW{1'b0}};
-                        end
+                    always @(posedge clk) begin
+                        inj_valid_q <= !rst && inj_valid[q];
+                        inj_flit_q <= (!rst && inj_valid[q]) ? inj_flit[q*FW +: FW] : {FW{1'b0}};
                     end
                     assign port_ready[q] = 1'b1;
                     assign port_ack[q] = up_ret[LK];
@@ -298,36 +298,24 @@ module lcan_network #(
                     localparam CW = clog2(DEPTH + 1);
                     localparam [CW-1:0] CR_FULL = DEPTH[CW-1:0];
                     localparam [CW-1:0] CR_ONE = 1;
-                    reg [CW-1:0] inj_cr_q, inj_cr_d;
-                    wire         load = inj_valid[q] & (inj_cr_q != {CW{1'b0}});
+                    localparam [CW-1:0] CR_NONE = 0;
+                    reg [CW-1:0] inj_cr_q;
 
-                    always @* begin
-                        inj_valid_d = load;
-                        inj_flit_d = load ? inj_flit[q*FW +: FW] : {FW{1'b0}};
-                        inj_cr_d = inj_cr_q;
-                        if (load && !up_ret[LK])
-                            inj_cr_d = inj_cr_q - CR_ONE;
-                        else if (up_ret[LK] && !load)
-                            inj_cr_d = inj_cr_q + CR_ONE;
-                        if (rst) begin
-                            inj_valid_d = 1'b0;
-                            inj_flit_d = {FW{1'b0}};
-                            inj_cr_d = CR_FULL;
-                        end
+                    // a flit is loaded when one is offered and a credit is left; the credit count
+                    // goes down by a load and up by a credit returned on the link (both: unchanged)
+                    always @(posedge clk) begin
+                        inj_valid_q <= !rst && inj_valid[q] && inj_cr_q != CR_NONE;
+                        inj_flit_q <= (!rst && inj_valid[q] && inj_cr_q != CR_NONE) ? inj_flit[q*FW +: FW] :
+                                                                                     {FW{1'b0}};
+                        inj_cr_q <= rst ? CR_FULL :
+                                    inj_cr_q - ((inj_valid[q] && inj_cr_q != CR_NONE) ? CR_ONE : CR_NONE) +
+                                    (up_ret[LK] ? CR_ONE : CR_NONE);
                     end
-
-                    always @(posedge clk)
-                        inj_cr_q <= inj_cr_d;
 
                     assign port_ready[q] = (inj_cr_q != {CW{1'b0}});
                     assign port_ack[q] = 1'b0;
                     assign dn_ret[LK] = 1'b0;
                     wire unused_ok = &{1'b0, ej_ack[q]};
-                end
-
-                always @(posedge clk) begin
-                    inj_valid_q <= inj_valid_d;
-                    inj_flit_q <= inj_flit_d;
                 end
             end
 

@@ -4,8 +4,8 @@
 // the mode block (lcan_switch_circuit, MODE = 0, or lcan_switch_packet, MODE = 1) offers one
 // candidate flit per input; lcan_route turns it into a request (broadcasts in packet mode use the
 // fixed trees of spec 8.5, or flood, spec 8.6, when head = 1); lcan_alloc, rotated by
-// lcan_offsets from the lcan_lfsr state (and, with UP_CHOICE = 1, scanning the uppers in the order
-// of lcan_offsets' permutation sigma, spec 5-6), grants
+// the offsets of the lcan_lfsr state (rtl/lcan_offsets.vh; with UP_CHOICE = 1 scanning the uppers
+// in the order of the permutation sigma, spec 5-6), grants
 // outputs; the granted candidate is written into the output flit register (in circuit mode, else a
 // data flit following an established circuit); counters and the debug view are kept here. With
 // FLOOD_Q > 0 in packet mode (spec 8.7) flooding candidates bypass the allocator: lcan_switch_packet's
@@ -16,7 +16,7 @@
 // blocks, not in the next-state logic, here and in the cells below: the next-state logic then reads
 // no signal a testbench drives, and Verilator (which re-evaluates the logic reading testbench
 // signals at every time step) evaluates it once per cycle, not twice (docs/verification.md 6). The
-// exception is the LFSR's next state, which the registered offsets read.
+// offsets and sigma are computed inside the register block from the value the LFSR loads.
 `default_nettype none
 
 module lcan_switch #(
@@ -135,66 +135,78 @@ module lcan_switch #(
 
     // ---------------------------------------------------------------- randomness (spec 5)
     // The offsets are registered: r_*_q after a tick = offsets(LFSR state after the tick), computed
-    // from the LFSR's next state, so on every tick they equal spec 5's offsets of the state before
-    // the tick's step without an offset computation at the start of the allocator's path.
-    wire [31:0]   lfsr_state;
-    wire [31:0]   lfsr_next;
-    wire [SW-1:0] r_in_d;
-    wire [SW-1:0] r_up_d;
-    wire [SW-1:0] r_dn_d;
-    reg  [SW-1:0] r_in_q;
-    reg  [SW-1:0] r_up_q;
-    reg  [SW-1:0] r_dn_q;
-    wire [UPERM_W-1:0] up_perm_d;
+    // (rtl/lcan_offsets.vh) inside the register block from the value the LFSR loads, rst ? init :
+    // stepped, so on every tick they equal spec 5's offsets of the state before the tick's step
+    // without an offset computation at the start of the allocator's path; the logic outside the
+    // register block that reads rst is the one multiplexer of_state.
+    localparam OF_P = P;
+    localparam OF_U = U;
+    localparam OF_PDN = P_DN;
+    localparam OF_SW = SW;
+    localparam OF_K_IN = clog2(P);
+    localparam OF_K_UP = clog2(U);
+    localparam OF_K_DN = clog2(P_DN);
+    localparam OF_SIGMA = (UP_CHOICE != 0 && U > 1) ? 1 : 0;
+    localparam OF_UX = (U > 0) ? U : 1;
+    localparam OF_PERM_W = UPERM_W;
+
+    // sigma = the identity (UP_CHOICE = 0 or U <= 1): a constant the allocator does not use
+    function [UPERM_W-1:0] identity_perm;
+        input integer u;
+        integer q;
+        begin
+            identity_perm = {UPERM_W{1'b1}};
+            for (q = 0; q < u * u; q = q + 1)
+                identity_perm[q] = (q / u == q % u);
+        end
+    endfunction
+    localparam [UPERM_W-1:0] IDENTITY_PERM = identity_perm(U);
+
+    wire [31:0]        lfsr_state;
+    wire [31:0]        lfsr_init;
+    wire [31:0]        lfsr_stepped;
+    wire [31:0]        of_state = rst ? lfsr_init : lfsr_stepped;
+    reg  [SW-1:0]      r_in_q;
+    reg  [SW-1:0]      r_up_q;
+    reg  [SW-1:0]      r_dn_q;
     wire [UPERM_W-1:0] up_perm;
-    wire [SW-1:0] r_in = r_in_q;
-    wire [SW-1:0] r_up = r_up_q;
-    wire [SW-1:0] r_dn = r_dn_q;
-    wire          lfsr_step;
+    wire [SW-1:0]      r_in = r_in_q;
+    wire [SW-1:0]      r_up = r_up_q;
+    wire [SW-1:0]      r_dn = r_dn_q;
+    wire               lfsr_step;
 
     lcan_lfsr u_lfsr (
-        .clk  (clk),
-        .rst  (rst),
-        .seed (seed),
-        .salt (salt),
-        .step (lfsr_step),
-        .state(lfsr_state),
-        .next (lfsr_next)
+        .clk    (clk),
+        .rst    (rst),
+        .seed   (seed),
+        .salt   (salt),
+        .step   (lfsr_step),
+        .state  (lfsr_state),
+        .init   (lfsr_init),
+        .stepped(lfsr_stepped)
     );
 
-    lcan_offsets #(
-        .P  (P),
-        .U  (U),
-        .PDN(P_DN),
-        .SW (SW),
-        .K_IN(clog2(P)),
-        .K_UP(clog2(U)),
-        .K_DN(clog2(P_DN)),
-        .UP_CHOICE(UP_CHOICE)
-    ) u_offsets (
-        .state  (lfsr_next),
-        .r_in   (r_in_d),
-        .r_up   (r_up_d),
-        .r_dn   (r_dn_d),
-        .up_perm(up_perm_d)
-    );
-
-    always @(posedge clk) begin
-        r_in_q <= r_in_d;
-        r_up_q <= r_up_d;
-        r_dn_q <= r_dn_d;
-    end
-
-    // sigma (UP_CHOICE = 1, U > 1) is registered the same way; otherwise up_perm is a constant
-    // the allocator does not use
+    // sigma (UP_CHOICE = 1, U > 1) is registered with the offsets; otherwise up_perm is the constant
+    // identity, which the allocator does not use
     generate
-        if (UP_CHOICE != 0 && U > 1) begin : g_perm_q
+        if (OF_SIGMA != 0) begin : g_perm_q
             reg [UPERM_W-1:0] up_perm_q;
-            always @(posedge clk)
-                up_perm_q <= up_perm_d;
+            always @(posedge clk) begin : b_offsets
+`include "lcan_offsets.vh"
+                r_in_q <= of_r_in;
+                r_up_q <= of_r_up;
+                r_dn_q <= of_r_dn;
+                up_perm_q <= of_perm;
+            end
             assign up_perm = up_perm_q;
         end else begin : g_perm_c
-            assign up_perm = up_perm_d;
+            always @(posedge clk) begin : b_offsets
+`include "lcan_offsets.vh"
+                r_in_q <= of_r_in;
+                r_up_q <= of_r_up;
+                r_dn_q <= of_r_dn;
+            end
+            assign up_perm = IDENTITY_PERM;
         end
     endgenerate
 

@@ -221,7 +221,7 @@ synth-alloc:
 # the allocator against the chain at P = 32 (tb_lcan_alloc_eq.v with ALLOC_EQ_BIG), Verilator
 test-alloc-big:
 	@mkdir -p $(RTL_BUILD); dir=$(RTL_BUILD)/vl-alloc-eq; \
-	$(VERILATOR) --binary --timing -O2 -Wno-fatal -Wno-lint -Wno-style -DALLOC_EQ_BIG \
+	$(VERILATOR) --binary --timing -O2 -Wno-fatal -Wno-lint -Wno-style -DALLOC_EQ_BIG $(RTL_INC) \
 	  --top-module tb_lcan_alloc_eq -Mdir $$dir tb/cells/tb_lcan_alloc_eq.v $(RTL_CELL_EXTRA) \
 	  rtl/lcan_rr_pick.v rtl/lcan_prefix_count.v rtl/lcan_alloc.v rtl/lcan_alloc_chain.v rtl/lcan_offsets.v -o valloc > $$dir.log 2>&1 \
 	  || { tail -20 $$dir.log; exit 1; }; \

@@ -15,7 +15,7 @@ Every edit must match its file exactly once, so the list cannot silently go stal
 
 Two sets: the hand-written MUTANTS below (ids 1-99, each aimed at one piece of logic) and mutants
 GENERATED from rtl/ (ids 101..): every operator, constant and condition of the files of
-rtl/lcan_network.f outside constant functions, parameter lines, parameter guards (g_bad_parameters:
+rtl/lcan_network.f and the include files rtl/*.vh outside constant functions, parameter lines, parameter guards (g_bad_parameters:
 only illegal parameters reach them) and system tasks gets one edit per rule of GEN_RULES (== <-> !=,
 & <-> |, + <-> -, < <-> <=, > <-> >=, << <-> >>, && <-> ||, 1'b0 <-> 1'b1, a dropped ~); each edit
 is the whole source line (with the lines above it when the line alone is not unique), so it matches
@@ -45,10 +45,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MUTANTS = [
     (1, "lcan_lfsr.v", "MASK = 32'h80200003;", "MASK = 32'h80200001;", "LFSR polynomial: a tap dropped"),
     (2, "lcan_lfsr.v", "wire [31:0] seeded = seed ^ salt;", "wire [31:0] seeded = seed;", "LFSR seeding ignores the switch salt"),
-    (3, "lcan_lfsr.v", "s_d = (s_q >> 1) ^", "s_d = (s_q << 1) ^", "LFSR shifts the wrong way"),
-    (4, "lcan_offsets.v", "(m_in >= N_IN) ? m_in - N_IN", "(m_in > N_IN) ? m_in - N_IN", "r_in reduction off by one"),
-    (5, "lcan_offsets.v", "state[15:8] & MASK_UP", "state[7:0] & MASK_UP", "r_up taken from r_in's bits"),
-    (6, "lcan_offsets.v", "state[23:16] & MASK_DN", "state[15:8] & MASK_DN", "r_dn taken from r_up's bits"),
+    (3, "lcan_lfsr.v", "assign stepped = step ? (s_q >> 1) ^", "assign stepped = step ? (s_q << 1) ^", "LFSR shifts the wrong way"),
+    (4, "lcan_offsets.vh", "(of_m_in >= OF_P[7:0]) ?", "(of_m_in > OF_P[7:0]) ?", "r_in reduction off by one"),
+    (5, "lcan_offsets.vh", "of_m_up = of_state[15:8]", "of_m_up = of_state[7:0]", "r_up taken from r_in's bits"),
+    (6, "lcan_offsets.vh", "of_m_dn = of_state[23:16]", "of_m_dn = of_state[15:8]", "r_dn taken from r_up's bits"),
     (7, "lcan_rr_pick.v", "assign gnt = (|req_hi) ? first_hi : first_all;", "assign gnt = first_all;", "arbiter: fixed priority instead of rotation"),
     (8, "lcan_rr_pick.v", "wire [WIDTH-1:0] ge_mask = ones << start;", "wire [WIDTH-1:0] ge_mask = (ones << start) << 1;", "arbiter: rotation start off by one"),
     (9, "lcan_alloc.v", ".x  ({cls & ~ge_in, cls & ge_in}),", ".x  ({cls & ge_in, cls & ~ge_in}),", "allocator: requester rotation reversed"),
@@ -106,9 +106,11 @@ def rtl_sources():
 
 
 def generated_mutants(every=2):
-    """The generated set: (id, file, old, new, what), ids from 101, every `every`-th candidate."""
+    """The generated set: (id, file, old, new, what), ids from 101, every `every`-th candidate.
+    The sources of rtl/lcan_network.f, then the include files rtl/*.vh (lcan_offsets.vh is logic)."""
     cands = []
-    for fname in rtl_sources():
+    includes = sorted(f for f in os.listdir(os.path.join(ROOT, "rtl")) if f.endswith(".vh"))
+    for fname in rtl_sources() + includes:
         lines = open(os.path.join(ROOT, "rtl", fname)).read().split("\n")
         text = "\n".join(lines)
         in_func = False

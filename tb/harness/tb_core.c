@@ -55,20 +55,14 @@ double tb_now(void)
 
 static uint64_t getbits(const uint32_t *w, size_t off, int width)
 {
-    uint64_t v = 0;
-    for (int got = 0; got < width;) {
-        size_t bit = off + (size_t)got;
-        int sh = (int)(bit & 31u);
-        int take = 32 - sh;
-        if (take > width - got)
-            take = width - got;
-        uint64_t part = (uint64_t)(w[bit >> 5] >> sh);
-        if (take < 32)
-            part &= ((uint64_t)1 << take) - 1;
-        v |= part << got;
-        got += take;
+    size_t i = off >> 5;
+    int got = 32 - (int)(off & 31u);
+    uint64_t v = (uint64_t)(w[i] >> (off & 31u));
+    while (got < width) { /* the words the field reaches into; got < width <= 64 */
+        v |= (uint64_t)w[++i] << got;
+        got += 32;
     }
-    return v;
+    return width < 64 ? v & (((uint64_t)1 << width) - 1u) : v;
 }
 
 static void setbits(uint32_t *w, size_t off, int width, uint64_t v)
@@ -777,8 +771,12 @@ void tb_core_outputs(const tb_vout *o)
         c->r_cd[l] = o->cnt_down[l];
         c->r_cdrop[l] = o->cnt_drop[l];
     }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(c->r_dbg, o->dbg, c->dbg_bytes); /* byte b is bits 8b.. of the words: their memory order */
+#else
     for (size_t b = 0; b < c->dbg_bytes; b++)
         c->r_dbg[b] = (uint8_t)(o->dbg[b >> 2] >> (8 * (b & 3u)));
+#endif
     hash_words(c, o->inj_ready, c->words.np);
     hash_words(c, o->inj_ack, c->words.np);
     hash_words(c, o->ej_valid, c->words.np);
