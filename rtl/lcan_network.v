@@ -33,6 +33,9 @@ module lcan_network #(
     // left out (synthesis of a network that does not need them; simulation against the model
     // needs 1)
     parameter OBSERVE = 1,
+    // width of every switch's event counters, 8..32 (spec 9: 32, what the model and the lockstep
+    // harness count); narrower counters for synthesis wrap at 2^CNT_W before the level sums
+    parameter CNT_W = 32,
     // which upper a header going up gets (spec 6): 1 uniform (a Fisher-Yates permutation of the
     // uppers, spec 5), 0 rotate (a random rotation, the behaviour before UP_CHOICE)
     parameter UP_CHOICE = 1,
@@ -99,7 +102,7 @@ module lcan_network #(
     endfunction
 
     // parameter check (spec 1.1): 0 = fine, else the rule broken (see f_msg): the geometry's
-    // (f_geom_err, 1..7), then PAYLOAD_W, DEPTH, MODE, OBSERVE, UP_CHOICE, FAULTS and FLOOD_Q
+    // (f_geom_err, 1..7), then PAYLOAD_W, DEPTH, MODE, OBSERVE, UP_CHOICE, FAULTS, FLOOD_Q and CNT_W
     function integer f_err;
         input integer h;
         begin
@@ -112,6 +115,7 @@ module lcan_network #(
             if (f_err == 0 && FAULTS != 0 && FAULTS != 1) f_err = 13;
             if (f_err == 0 && (FLOOD_Q < 0 || FLOOD_Q > 255)) f_err = 14;
             if (f_err == 0 && MODE == 1 && FLOOD_Q > 0 && FLOOD_Q < f_max_m(h)) f_err = 15;
+            if (f_err == 0 && (CNT_W < 8 || CNT_W > 32)) f_err = 16;
         end
     endfunction
 
@@ -134,6 +138,7 @@ module lcan_network #(
                 13: f_msg = "FAULTS must be 0 or 1 (spec 13, 14)";
                 14: f_msg = "FLOOD_Q must be 0..255 (spec 8.7, 13)";
                 15: f_msg = "FLOOD_Q must be 0 or at least every m_l in packet mode (spec 8.7)";
+                16: f_msg = "CNT_W must be 8..32 (spec 9, 13)";
                 default: f_msg = "unknown";
             endcase
         end
@@ -227,8 +232,11 @@ module lcan_network #(
                 14: begin : g_flood_q
                     lcan_network_bad_parameter_FLOOD_Q_must_be_0_to_255 u_bad ();
                 end
-                default: begin : g_flood_q_min
+                15: begin : g_flood_q_min
                     lcan_network_bad_parameter_FLOOD_Q_must_be_0_or_at_least_every_m u_bad ();
+                end
+                default: begin : g_cnt_w
+                    lcan_network_bad_parameter_CNT_W_must_be_8_to_32 u_bad ();
                 end
             endcase
 `else
@@ -466,6 +474,7 @@ module lcan_network #(
                         .DEPTH    (DEPTH),
                         .MODE     (MODE),
                         .OBSERVE  (OBSERVE),
+                        .CNT_W    (CNT_W),
                         .UP_CHOICE(UP_CHOICE),
                         .FAULTS   (FAULTS),
                         .FLOOD_Q  (FLOOD_Q)

@@ -41,6 +41,8 @@ module lcan_switch #(
     // 1: counters and debug view (spec 9); 0: both outputs are constant 0 and their logic is left
     // out (synthesis of a network that does not need them)
     parameter OBSERVE = 1,
+    // width of the event counters (spec 9: 32; 8..32 for synthesis), zero-extended on cnt_*
+    parameter CNT_W = 32,
     // which upper a class UP request gets (spec 6): 1 uniform (sigma order), 0 rotate (from r_up)
     parameter UP_CHOICE = 1,
     // 1: faults (spec 14): reach rows, off ports masked, unroutable candidates dropped, the general
@@ -557,50 +559,79 @@ module lcan_switch #(
     wire unused_out_src = &{1'b0, out_src};
 
     // ---------------------------------------------------------------- counters (spec 9)
-    reg [31:0] cnt_up_q, cnt_up_d;
-    reg [31:0] cnt_down_q, cnt_down_d;
-    reg [31:0] cnt_drop_q, cnt_drop_d;
-    reg [31:0] n_up, n_down, n_drop;
+    // A counter is an accumulator acc_*_q plus the count of the tick before, which is taken from
+    // registered event bits (the tick's writes, wr_ev_q, and drops, drop_ev_q): the allocator's
+    // path ends in a flip-flop per port, the popcount and the add run from registers. The output
+    // acc + count equals spec 9's counter after every tick. CNT_W bits, zero-extended to 32
+    // (CNT_W = 32: spec 9's counters).
+    localparam PC_W = clog2(P + 1);
+    localparam [PC_W-1:0] PC_ONE = 1;
+    reg [P-1:0]     drop_ev;
+    reg [P-1:0]     wr_ev_q, drop_ev_q;
+    reg [PC_W-1:0]  n_up, n_down, n_drop;
+    reg [CNT_W-1:0] acc_up_q, acc_down_q, acc_drop_q;
+    reg [CNT_W-1:0] n_up_w, n_down_w, n_drop_w;
+    reg [31:0]      cnt_up_v, cnt_down_v, cnt_drop_v;
 
+    // circuit: headers not granted (spec 7.2); packet: candidates consumed without a request
+    // because their want set was empty (section 4's digit, 14.3; spec 9)
     always @* begin
-        n_up = 32'd0;
-        n_down = 32'd0;
-        n_drop = 32'd0;
-        for (go = 0; go < P; go = go + 1) begin
-            if (wr[go] && go >= D)
-                n_up = n_up + 32'd1;
-            if (wr[go] && go < D)
-                n_down = n_down + 32'd1;
-            // circuit: headers not granted (spec 7.2); packet: candidates consumed without a
-            // request because their want set was empty (section 4's digit, 14.3; spec 9)
-            if (CIRCUIT && cand_valid[go] && !granted[go])
-                n_drop = n_drop + 32'd1;
-            if (!CIRCUIT && (FLT ? f_drop[go] : (cand_valid[go] && req_bad[go])))
-                n_drop = n_drop + 32'd1;
-        end
-        cnt_up_d = cnt_up_q + n_up;
-        cnt_down_d = cnt_down_q + n_down;
-        cnt_drop_d = cnt_drop_q + n_drop;
+        for (go = 0; go < P; go = go + 1)
+            if (CIRCUIT)
+                drop_ev[go] = cand_valid[go] && !granted[go];
+            else
+                drop_ev[go] = FLT ? f_drop[go] : (cand_valid[go] && req_bad[go]);
     end
 
-    // counters hold on circuit-mode clear ticks
+    // the counts of the tick before, zero-extended (CNT_W >= PC_W), and the counters
+    always @* begin
+        n_up = {PC_W{1'b0}};
+        n_down = {PC_W{1'b0}};
+        n_drop = {PC_W{1'b0}};
+        for (go = 0; go < P; go = go + 1) begin
+            if (wr_ev_q[go] && go >= D)
+                n_up = n_up + PC_ONE;
+            if (wr_ev_q[go] && go < D)
+                n_down = n_down + PC_ONE;
+            if (drop_ev_q[go])
+                n_drop = n_drop + PC_ONE;
+        end
+        n_up_w = {CNT_W{1'b0}};
+        n_down_w = {CNT_W{1'b0}};
+        n_drop_w = {CNT_W{1'b0}};
+        n_up_w[PC_W-1:0] = n_up;
+        n_down_w[PC_W-1:0] = n_down;
+        n_drop_w[PC_W-1:0] = n_drop;
+        cnt_up_v = 32'd0;
+        cnt_down_v = 32'd0;
+        cnt_drop_v = 32'd0;
+        cnt_up_v[CNT_W-1:0] = acc_up_q + n_up_w;
+        cnt_down_v[CNT_W-1:0] = acc_down_q + n_down_w;
+        cnt_drop_v[CNT_W-1:0] = acc_drop_q + n_drop_w;
+    end
+
+    // nothing is counted on circuit-mode clear ticks
     always @(posedge clk) begin
         if (rst) begin
-            cnt_up_q <= 32'd0;
-            cnt_down_q <= 32'd0;
-            cnt_drop_q <= 32'd0;
-        end else if (!(CIRCUIT && clear)) begin
-            cnt_up_q <= cnt_up_d;
-            cnt_down_q <= cnt_down_d;
-            cnt_drop_q <= cnt_drop_d;
+            wr_ev_q <= {P{1'b0}};
+            drop_ev_q <= {P{1'b0}};
+            acc_up_q <= {CNT_W{1'b0}};
+            acc_down_q <= {CNT_W{1'b0}};
+            acc_drop_q <= {CNT_W{1'b0}};
+        end else begin
+            wr_ev_q <= (CIRCUIT && clear) ? {P{1'b0}} : wr;
+            drop_ev_q <= (CIRCUIT && clear) ? {P{1'b0}} : drop_ev;
+            acc_up_q <= acc_up_q + n_up_w;
+            acc_down_q <= acc_down_q + n_down_w;
+            acc_drop_q <= acc_drop_q + n_drop_w;
         end
     end
 
     wire [DBGW-1:0] dbg_view;
 
-    assign cnt_up = (OBSERVE != 0) ? cnt_up_q : 32'd0;
-    assign cnt_down = (OBSERVE != 0) ? cnt_down_q : 32'd0;
-    assign cnt_drop = (OBSERVE != 0) ? cnt_drop_q : 32'd0;
+    assign cnt_up = (OBSERVE != 0) ? cnt_up_v : 32'd0;
+    assign cnt_down = (OBSERVE != 0) ? cnt_down_v : 32'd0;
+    assign cnt_drop = (OBSERVE != 0) ? cnt_drop_v : 32'd0;
     assign dbg = (OBSERVE != 0) ? dbg_view : {DBGW{1'b0}};
 
     // ---------------------------------------------------------------- mode-specific state
