@@ -199,19 +199,24 @@ static void do_reset(lcan_net *n, uint32_t seed)
         n->inj_cr[q] = (uint16_t)n->cfg.depth;
     if (n->fast) {
         size_t ns = g->n_sw + 1u; /* + the dummy switch of the leaves */
-        memset(n->arr_cur, 0, ns * sizeof *n->arr_cur);
-        memset(n->arr_nxt, 0, ns * sizeof *n->arr_nxt);
-        memset(n->fifo_m, 0, ns * sizeof *n->fifo_m);
-        memset(n->act_stamp, 0, ns * sizeof *n->act_stamp);
-        memset(n->avail_m, 0, ns * sizeof *n->avail_m);
+        size_t k;
+        for (k = 0; k < ns; k++) {
+            lcan_fast_sw *sd = &n->swd[k];
+            sd->arr[0] = sd->arr[1] = 0;
+            sd->fifo_m = 0;
+            sd->stamp = 0;
+            sd->avail_m = 0;
+        }
         for (l = 1; l <= g->h; l++)
             for (x = 0; x < g->S[l]; x++)
-                n->avail_m[g->sw_base[l] + x] = n->lv[l].pmask;
+                n->swd[g->sw_base[l] + x].avail_m = n->lv[l].pmask;
+        n->cur = 0;
+        n->nxt = 1;
         n->n_act_cur = n->n_act_nxt = 0;
         n->n_crl_cur = n->n_crl_nxt = 0;
         n->n_ejl_q = n->n_ejl_d = 0;
         n->n_inj_zero = 0;
-        n->ticks = 0;
+        n->ticks = 1;
     }
 }
 
@@ -257,25 +262,19 @@ static int fast_alloc(lcan_net *n)
             n->fast = 0;
     if (!n->fast)
         return 0;
-    n->swd = malloc(ns * sizeof *n->swd);
+    n->swd = calloc(ns, sizeof *n->swd);
     n->out_to = malloc(np * sizeof *n->out_to);
     n->in_src = malloc(np * sizeof *n->in_src);
     n->port_sw = malloc(nsend * sizeof *n->port_sw);
     n->port_loc = malloc(nsend);
-    n->arr_cur = malloc(ns * sizeof *n->arr_cur);
-    n->arr_nxt = malloc(ns * sizeof *n->arr_nxt);
     n->crl_cur = malloc(np * sizeof *n->crl_cur); /* at most one credit per input and tick */
     n->crl_nxt = malloc(np * sizeof *n->crl_nxt);
     n->ejl_q = malloc(((size_t)g->NP + 1u) * sizeof *n->ejl_q);
     n->ejl_d = malloc(((size_t)g->NP + 1u) * sizeof *n->ejl_d);
-    n->fifo_m = malloc(ns * sizeof *n->fifo_m);
-    n->avail_m = malloc(ns * sizeof *n->avail_m);
     n->act_cur = malloc(ns * sizeof *n->act_cur);
     n->act_nxt = malloc(ns * sizeof *n->act_nxt);
-    n->act_stamp = malloc(ns * sizeof *n->act_stamp);
-    if (!n->swd || !n->out_to || !n->in_src || !n->port_sw || !n->port_loc || !n->arr_cur || !n->arr_nxt ||
-        !n->crl_cur || !n->crl_nxt || !n->ejl_q || !n->ejl_d || !n->fifo_m || !n->avail_m || !n->act_cur ||
-        !n->act_nxt || !n->act_stamp)
+    if (!n->swd || !n->out_to || !n->in_src || !n->port_sw || !n->port_loc || !n->crl_cur || !n->crl_nxt ||
+        !n->ejl_q || !n->ejl_d || !n->act_cur || !n->act_nxt)
         return -1;
     for (l = 1; l <= g->h; l++) {
         lcan_fast_level *lv = &n->lv[l];
@@ -300,7 +299,18 @@ static int fast_alloc(lcan_net *n)
         lv->bc_full = 0;
         for (c = 0; c < k->m; c++)
             lv->bc_full |= (uint64_t)1 << (c * k->p);
-        lv->leafdn = k->leaf ? range64(0, k->D) : 0;
+        lv->up_in = k->top ? 0 : range64(0, k->D);
+        for (c = 0; c < k->m; c++) {
+            lv->want_t[c] = range64(c * k->p, (c + 1) * k->p);
+            lv->base_t[c] = (uint8_t)(c * k->p);
+        }
+        lv->want_t[k->m] = lv->up_want;
+        lv->base_t[k->m] = 0;
+        for (c = 0; c < 256; c++) {
+            lv->r_in[c] = (uint8_t)lcan_lfsr_offset((uint32_t)c, k->in_mask, k->P);
+            lv->st_up[c] = (uint8_t)(k->D + lcan_lfsr_offset((uint32_t)c, k->up_mask, k->U));
+            lv->r_dn[c] = (uint8_t)lcan_lfsr_offset((uint32_t)c, k->dn_mask, k->p);
+        }
         if (up_table(n, l) != 0)
             return -1;
         for (x = 0; x < g->S[l]; x++) {
@@ -398,6 +408,7 @@ lcan_status lcan_net_new(const lcan_topo *t, const lcan_cfg *cfg, lcan_net **out
         lcan_sw_k_init(&n->swk[l], l, n->g.m[l], n->g.p[l], n->g.U[l], n->g.addr_w, n->g.off[l], n->g.bits[l],
                        &n->cfg);
     n->sh_dest = n->cfg.payload_w;
+    n->amask = (uint32_t)(((uint64_t)1 << n->g.addr_w) - 1u);
     n->sh_bcast = n->cfg.payload_w + n->g.addr_w;
     n->sh_head = n->sh_bcast + 1;
     np = n->g.n_port;
@@ -464,17 +475,12 @@ void lcan_net_free(lcan_net *n)
     free(n->in_src);
     free(n->port_sw);
     free(n->port_loc);
-    free(n->arr_cur);
-    free(n->arr_nxt);
     free(n->crl_cur);
     free(n->crl_nxt);
     free(n->ejl_q);
     free(n->ejl_d);
-    free(n->fifo_m);
-    free(n->avail_m);
     free(n->act_cur);
     free(n->act_nxt);
-    free(n->act_stamp);
     for (l = 0; l < (int)(sizeof n->lv / sizeof n->lv[0]); l++)
         free(n->lv[l].up_tab);
     free(n->f_link);
@@ -538,7 +544,7 @@ static void leaf_fast(lcan_net *n, const lcan_in *in)
                     if (--n->inj_cr[q] == 0)
                         n->n_inj_zero++;
                     n->flit_d[n->g.n_port + q] = LCAN_VALID | (in->inj_flit[q] & n->fmask);
-                    n->arr_nxt[sw] |= (uint64_t)1 << n->port_loc[gp];
+                    n->swd[sw].arr[n->nxt] |= (uint64_t)1 << n->port_loc[gp];
                     lcan_net_wake(n, sw);
                 }
             }
@@ -649,7 +655,6 @@ static inline void tick_state(lcan_net *n, const lcan_in *in)
         tmp = n->flit_q; n->flit_q = n->flit_d; n->flit_d = tmp;
         tmp = n->bk_q; n->bk_q = n->bk_d; n->bk_d = tmp;
     } else if (n->fast) {
-        uint64_t *t64;
         uint32_t *t32, k;
         if (n->faulty)
             lcan_net_packet_switches_faulty(n);
@@ -658,11 +663,12 @@ static inline void tick_state(lcan_net *n, const lcan_in *in)
         leaf_fast(n, in);
         for (k = 0; k < n->n_crl_cur; k++) { /* credits arriving this tick (spec 8.3 step 6, 8.4) */
             uint32_t c = n->crl_cur[k], was_zero = n->cr[c]++ == 0;
-            n->avail_m[n->port_sw[c]] |= (uint64_t)1 << n->port_loc[c];
+            n->swd[n->port_sw[c]].avail_m |= (uint64_t)1 << n->port_loc[c];
             n->n_inj_zero -= was_zero & (c >= g->n_port); /* a network port ready again */
         }
         tmp = n->flit_q; n->flit_q = n->flit_d; n->flit_d = tmp;
-        t64 = n->arr_cur; n->arr_cur = n->arr_nxt; n->arr_nxt = t64;
+        n->cur ^= 1u;
+        n->nxt ^= 1u;
         t32 = n->crl_cur; n->crl_cur = n->crl_nxt; n->crl_nxt = t32;
         t32 = n->ejl_q; n->ejl_q = n->ejl_d; n->ejl_d = t32;
         n->n_ejl_q = n->n_ejl_d;

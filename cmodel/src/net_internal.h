@@ -41,15 +41,27 @@ typedef struct {
     uint64_t up_want;              /* the uppers D..P-1 */
     uint64_t dn_unit;              /* (1 << p) - 1: down class c wants dn_unit << c*p */
     uint64_t bc_full;              /* a descending broadcast: parallel link 0 of every child */
-    uint64_t leafdn;               /* level 1: the downers, which hold no credits */
+    uint64_t up_in;                /* the inputs whose unicasts may climb: 0..D-1 below the top */
+    uint8_t r_in[256], st_up[256], r_dn[256]; /* spec 5's offsets by LFSR byte: r_in from s[7:0],
+                                      D + r_up from s[15:8], r_dn from s[23:16] */
+    uint64_t want_t[65];           /* a unicast's want set by class: DOWN(x) at x < m, UP at m */
+    uint8_t base_t[65];            /* its class start less the offset: x * p, 0 for UP (st_up holds D) */
 } lcan_fast_level;
 
 /* The largest up_tab: 2^12 rows (U <= 5; kary(4,n)'s U = 4 reads 7 bits, 128 rows of 4 bytes). */
 #define LCAN_UP_TAB_BITS 12
 
+/* The event state and constants of one switch (and of the leaves' dummy switch), together so that
+ * a visit finds them at one address (64 bytes). */
 typedef struct {
-    uint32_t pb, hi; /* first global port; the switch's digits a_{l+1..h} (geom hi) */
+    uint64_t arr[2];   /* inputs with a flit arriving: arr[n->cur] on this tick, arr[n->cur ^ 1] on the
+                          next (written by the senders) */
+    uint64_t fifo_m;   /* inputs whose FIFO is not empty */
+    uint64_t avail_m;  /* outputs with cr > 0 (and level-1 downers) */
+    uint64_t stamp;    /* n->ticks when already in act_nxt */
+    uint32_t pb, hi;   /* first global port; the switch's digits a_{l+1..h} (geom hi) */
     int l;
+    uint32_t spare[3];
 } lcan_fast_sw;
 
 typedef struct {
@@ -63,6 +75,7 @@ struct lcan_net {
     int fw;                 /* FW = 2 + ADDR_W + PAYLOAD_W */
     uint64_t fmask;         /* low FW bits */
     int sh_dest, sh_bcast, sh_head;
+    uint32_t amask;         /* 2^ADDR_W - 1: a flit's dest field is (f >> sh_dest) & amask */
     uint32_t *lfsr;         /* per switch */
     uint64_t *flit_q, *flit_d;   /* per global port: output flit register (+ NP: see fast mode) */
     uint8_t *bk_q, *bk_d;        /* per global port: ack-out (circuit) / credit-out (packet) of the input */
@@ -81,10 +94,11 @@ struct lcan_net {
 
     /* Packet mode, every P_l <= 64 and FLOOD_Q = 0 (fast = 1): event-driven tick, same behaviour (net_packet.c).
      * Only switches with an arriving flit or a non-empty FIFO are visited; the per-switch 64-bit
-     * masks say which local ports. *_cur is read this tick, *_nxt written by the senders for the
-     * next one (swapped with the flit registers). flit_q / flit_d hold a valid flit only where a
-     * list or mask says one was written on the tick (arr_cur, ejl_q): nothing else reads them, so
-     * they are never cleared, and bk_q / bk_d are not used (credits travel in crl).
+     * masks say which local ports (lcan_fast_sw). *_cur is read this tick, *_nxt written by the
+     * senders for the next one (swapped with the flit registers; the arrival masks by cur / nxt).
+     * flit_q / flit_d hold a valid flit only where a list or mask says one was written on the
+     * tick (arr, ejl_q): nothing else reads them, so they are never cleared, and bk_q / bk_d are
+     * not used (credits travel in crl).
      * Senders are numbered 0..n_port+NP-1: the global output ports, then the network ports, whose
      * injection register is flit_q[n_port + q] in this mode (inj is the full-scan tick's) and whose
      * credit counter is cr[n_port + q] = inj_cr[q]; so a switch reads an input and returns its
@@ -93,18 +107,16 @@ struct lcan_net {
      * dummy switch that the leaves "belong" to, never visited. */
     int fast;
     lcan_fast_level lv[LCAN_MAX_LEVELS + 2];
-    lcan_fast_sw *swd;           /* per switch */
+    lcan_fast_sw *swd;           /* per switch (+ dummy) */
+    unsigned cur, nxt;           /* which of lcan_fast_sw.arr is this tick's, and the next tick's
+                                    (nxt = cur ^ 1; both flip every tick) */
     lcan_fast_link *out_to;      /* per global port: where its output goes */
     uint32_t *in_src;            /* per global port: the sender feeding its input */
     uint32_t *port_sw;           /* per sender: owning switch (n_sw for a network port) */
     uint8_t *port_loc;           /* per sender: local port index (0 for a network port) */
-    uint64_t *arr_cur, *arr_nxt; /* per switch (+ dummy): inputs with a flit arriving */
-    uint64_t *fifo_m;            /* per switch: inputs whose FIFO is not empty */
-    uint64_t *avail_m;           /* per switch (+ dummy): outputs with cr > 0 (and level-1 downers) */
     uint32_t *act_cur, *act_nxt; /* switch lists (n_sw + 1 entries: see lcan_net_wake) */
     uint32_t n_act_cur, n_act_nxt;
-    uint64_t *act_stamp;         /* per switch (+ dummy): tick number + 1 when already in act_nxt */
-    uint64_t ticks;
+    uint64_t ticks;              /* fast ticks since the reset, + 1: the stamp of act_nxt's entries */
     uint32_t *crl_cur, *crl_nxt; /* senders receiving a credit this / next tick: applied after every
                                     switch and the leaves have run (spec 8.3 step 6), without a visit */
     uint32_t n_crl_cur, n_crl_nxt;
@@ -141,16 +153,16 @@ struct lcan_net {
  * already listed is as random as the traffic; act_nxt has one spare entry). */
 static inline void lcan_net_wake(struct lcan_net *n, uint32_t sw)
 {
-    uint64_t t = n->ticks + 1;
+    uint64_t t = n->ticks;
     n->act_nxt[n->n_act_nxt] = sw;
-    n->n_act_nxt += n->act_stamp[sw] != t;
-    n->act_stamp[sw] = t;
+    n->n_act_nxt += n->swd[sw].stamp != t;
+    n->swd[sw].stamp = t;
 }
 
 /* Dest field of a stored flit. */
 static inline uint32_t lcan_net_dest(const struct lcan_net *n, uint64_t f)
 {
-    return (uint32_t)((f >> n->sh_dest) & (((uint64_t)1 << n->g.addr_w) - 1u));
+    return (uint32_t)(f >> n->sh_dest) & n->amask;
 }
 
 /* The flit arriving this tick on input j of a switch whose port block starts at pb. */

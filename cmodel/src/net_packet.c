@@ -65,19 +65,20 @@ static inline uint64_t candidate(const struct lcan_net *n, uint32_t gp, int from
  * register; at a leaf the ejection list, else the receiving switch's arrival mask and a wake (the
  * leaves' dummy switch takes the mask and is never listed); a credit spent (level-1 downers hold
  * none; an output left without credits leaves *avail). The caller counts it. */
-static inline void send_flit(struct lcan_net *n, const lcan_fast_level *lv, uint32_t pb, int o, uint64_t f,
-                             uint64_t *avail)
+static inline void send_flit(struct lcan_net *n, uint32_t pb, int o, uint64_t f, uint64_t *avail)
 {
-    uint32_t go = pb + (uint32_t)o, dec = !((lv->leafdn >> o) & 1u), c;
+    uint32_t go = pb + (uint32_t)o, dec, c;
     const lcan_fast_link *to = &n->out_to[go];
-    uint64_t t = n->ticks + 1;
+    lcan_fast_sw *rd = &n->swd[to->sw];
+    uint64_t t = n->ticks;
+    dec = !to->leaf; /* the outputs facing leaves, the level-1 downers, hold no credits (spec 8.2) */
     n->flit_d[go] = f;
     n->ejl_d[n->n_ejl_d] = to->q;
     n->n_ejl_d += to->leaf;
-    n->arr_nxt[to->sw] |= bit64(to->loc);
+    rd->arr[n->nxt] |= bit64(to->loc);
     n->act_nxt[n->n_act_nxt] = to->sw;
-    n->n_act_nxt += (uint32_t)(n->act_stamp[to->sw] != t) & (uint32_t)!to->leaf;
-    n->act_stamp[to->sw] = t;
+    n->n_act_nxt += (uint32_t)(rd->stamp != t) & (uint32_t)!to->leaf;
+    rd->stamp = t;
     c = n->cr[go] - dec;
     n->cr[go] = (uint16_t)c;
     *avail &= ~(bit64(o) & all_if(dec & (c == 0)));
@@ -113,8 +114,8 @@ static uint64_t fast_reach(const lcan_fast_level *lv, const lcan_sw_faults *fb, 
 static inline const uint8_t *up_order(const struct lcan_net *n, const lcan_fast_level *lv, int l, uint32_t s,
                                       uint8_t *buf)
 {
-    if (lv->up_tab != NULL)
-        return lv->up_tab + (size_t)(lcan_lfsr_up_z(s) & lv->up_key) * (size_t)lv->U;
+    if (lv->up_tab != NULL) /* z & up_key, up_key < 2^16: z's first two bytes, s[15:8] and s[31:24] */
+        return lv->up_tab + (size_t)((((s >> 8) & 0xFFu) | ((s >> 24) << 8)) & lv->up_key) * (size_t)lv->U;
     return lcan_sw_up_order(&n->swk[l], s, buf);
 }
 
@@ -126,11 +127,11 @@ __attribute__((always_inline))
 #endif
 static inline void switch_general_t(struct lcan_net *n, uint32_t sw, uint64_t arr, uint64_t fm, const int faulty)
 {
-    const lcan_fast_sw *sd = &n->swd[sw];
+    lcan_fast_sw *sd = &n->swd[sw];
     const lcan_fast_level *lv = &n->lv[sd->l];
     int D = lv->D, P = lv->P, p = lv->p, up_in_ok = !lv->top;
     uint32_t pb = sd->pb, s = n->lfsr[sw], nup = 0, ndn = 0, depth = (uint32_t)n->cfg.depth;
-    uint64_t avail = n->avail_m[sw], cands = arr | fm, m;
+    uint64_t avail = sd->avail_m, cands = arr | fm, m;
     uint64_t cand[64], want[64], grant[64];
     int start[64];
     uint64_t reqm = 0, allm = 0, dropm = 0, gotm, consm, popm, pushm, fm_new, ordm = 0;
@@ -143,7 +144,7 @@ static inline void switch_general_t(struct lcan_net *n, uint32_t sw, uint64_t ar
     int r_up = lcan_lfsr_offset((s >> 8) & 0xFFu, lv->up_mask, lv->U);
     int r_dn = lcan_lfsr_offset((s >> 16) & 0xFFu, lv->dn_mask, p);
 
-    n->arr_cur[sw] = 0;
+    sd->arr[n->cur] = 0;
     if (faulty)
         offm = fast_off(n, sw, sd->l, &fb);
     for (m = cands; m; m &= m - 1u) {
@@ -215,7 +216,7 @@ static inline void switch_general_t(struct lcan_net *n, uint32_t sw, uint64_t ar
         uint64_t gm;
         for (gm = grant[i]; gm; gm &= gm - 1u) {
             int o = lcan_ctz64(gm);
-            send_flit(n, lv, pb, o, cand[i], &avail);
+            send_flit(n, pb, o, cand[i], &avail);
             nup += (uint32_t)(o >= D);
             ndn += (uint32_t)(o < D);
         }
@@ -267,8 +268,8 @@ static inline void switch_general_t(struct lcan_net *n, uint32_t sw, uint64_t ar
     n->cnt_up[sd->l] += nup;
     n->cnt_down[sd->l] += ndn;
     n->cnt_drop[sd->l] += ndrop;
-    n->avail_m[sw] = avail;
-    n->fifo_m[sw] = fm;
+    sd->avail_m = avail;
+    sd->fifo_m = fm;
     if (fm)
         lcan_net_wake(n, sw);
 }
@@ -289,14 +290,129 @@ static void switch_general_faulty(struct lcan_net *n, uint32_t sw, uint64_t arr,
     switch_general_t(n, sw, arr, fm, 1);
 }
 
+/* Several candidates, all unicasts, no faults (the common multi-candidate case): the same steps as
+ * switch_general_t, but each request is made, granted and sent in one pass over the inputs in the
+ * allocator's order (spec 6: r_in, .., P-1, 0, .., r_in-1), without the want / start / grant arrays.
+ * An output whose last credit is spent leaves avail while the pass runs; it is taken by then, so the
+ * later requests see the same free set as the allocator's. Returns 0 without any effect when a
+ * candidate is a broadcast (switch_general then runs). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int switch_uni(struct lcan_net *n, uint32_t sw, uint64_t arr, uint64_t fm)
+{
+    lcan_fast_sw *sd = &n->swd[sw];
+    const lcan_fast_level *lv = &n->lv[sd->l];
+    int D = lv->D, sh_bcast = n->sh_bcast;
+    uint32_t pb = sd->pb, s = n->lfsr[sw], nup = 0, ndrop = 0, depth = (uint32_t)n->cfg.depth;
+    uint32_t hi_sw = sd->hi, hi_mask = lv->hi_mask, off = lv->off, dmask = lv->dmask, mm = (uint32_t)lv->m;
+    uint64_t avail = sd->avail_m, cands = arr | fm, m, bc = 0, taken = 0, consm = 0, reqm = 0, seg[2];
+    uint64_t popm, pushm, fm_new;
+    uint32_t sh_dest = (uint32_t)n->sh_dest, amask = n->amask;
+    int ph;
+    uint64_t cand[64];
+    uint8_t ord_buf[64];
+    const uint8_t *ord = NULL;
+    int r_in = lv->r_in[s & 0xFFu];
+    uint32_t st_up = lv->st_up[(s >> 8) & 0xFFu], r_dn = lv->r_dn[(s >> 16) & 0xFFu];
+    uint64_t up_in = lv->up_in;
+    int ngr = 0;
+
+    for (m = cands; m; m &= m - 1u) {
+        int i = lcan_ctz64(m);
+        uint64_t f = candidate(n, pb + (uint32_t)i, (int)((fm >> i) & 1u));
+        cand[i] = f;
+        bc |= f;
+    }
+    if ((bc >> sh_bcast) & 1u)
+        return 0;
+    sd->arr[n->cur] = 0;
+    seg[0] = cands & ~(bit64(r_in) - 1u); /* the allocator's order: inputs r_in..P-1, then 0..r_in-1 */
+    seg[1] = cands & (bit64(r_in) - 1u);
+    for (ph = 0; ph < 2; ph++)
+    for (m = seg[ph]; m; m &= m - 1u) {
+        int i = lcan_ctz64(m), up;
+        uint64_t f, want, fr, hi, first, g;
+        uint32_t dest, x, cls, start, upm;
+        f = cand[i];
+        dest = (uint32_t)(f >> sh_dest) & amask;
+        x = (dest >> off) & dmask;
+        up = (int)((up_in >> i) & 1u) & ((dest & hi_mask) != hi_sw); /* spec 4 */
+        if (x >= mm && !up) { /* an invalid digit: discarded on arrival (rare) */
+            consm |= bit64(i);
+            ndrop++;
+            continue;
+        }
+        reqm |= bit64(i);
+        upm = 0u - (uint32_t)up;
+        cls = (x & ~upm) | (mm & upm); /* DOWN(x), or UP = m */
+        want = lv->want_t[cls];
+        start = lv->base_t[cls] + ((st_up & upm) | (r_dn & ~upm));
+        fr = want & avail & ~taken;
+        hi = fr & ~(bit64((int)start) - 1u);
+        first = hi ? hi : fr; /* cyclic scan */
+        g = first & (0u - first);
+        if (up && lv->uorder && fr) { /* class UP, UP_CHOICE = uniform: the first free D + sigma[k] */
+            int k;
+            if (ord == NULL)
+                ord = up_order(n, lv, sd->l, s, ord_buf);
+            for (k = 0; k < lv->U; k++)
+                if ((fr >> ord[k]) & 1u) {
+                    g = bit64(ord[k]);
+                    break;
+                }
+        }
+        if (g) {
+            int o = lcan_ctz64(g);
+            taken |= g;
+            consm |= bit64(i);
+            send_flit(n, pb, o, f, &avail);
+            nup += (uint32_t)(o >= D);
+            ngr++;
+        }
+    }
+    for (m = consm; m; m &= m - 1u)
+        return_credit(n, pb + (uint32_t)lcan_ctz64(m));
+    popm = consm & fm;
+    pushm = arr & (fm | ~consm);
+    for (m = popm | pushm, fm_new = fm & ~(popm | pushm); m; m &= m - 1u) {
+        int i = lcan_ctz64(m);
+        uint32_t gp = pb + (uint32_t)i, pop = (uint32_t)(popm >> i) & 1u, push = (uint32_t)(pushm >> i) & 1u;
+        uint32_t head, count, tail;
+        size_t slot;
+        head = (uint32_t)n->fhead[gp] + pop;
+        head -= depth & (0u - (uint32_t)(head >= depth));
+        count = (uint32_t)n->fcount[gp] - pop;
+        push &= count < depth; /* (never full while credits are honoured) */
+        tail = head + count;
+        tail -= depth & (0u - (uint32_t)(tail >= depth));
+        slot = (size_t)gp * depth + tail;
+        n->fifo[slot] = (n->flit_q[n->in_src[gp]] & all_if((int)push)) | (n->fifo[slot] & ~all_if((int)push));
+        count += push;
+        n->fhead[gp] = (uint16_t)head;
+        n->fcount[gp] = (uint16_t)count;
+        fm_new |= (uint64_t)(count != 0) << i;
+    }
+    if (reqm)
+        n->lfsr[sw] = lcan_lfsr_step(s);
+    n->cnt_up[sd->l] += nup;
+    n->cnt_down[sd->l] += (uint32_t)ngr - nup;
+    n->cnt_drop[sd->l] += ndrop;
+    sd->avail_m = avail;
+    sd->fifo_m = fm_new;
+    if (fm_new)
+        lcan_net_wake(n, sw);
+    return 1;
+}
+
 /* One switch on the fast path; faulty: a constant in each copy, as in switch_general_t. */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
 static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faulty)
 {
-    uint64_t arr = n->arr_cur[sw], fm = n->fifo_m[sw], cands = arr | fm, f;
-    const lcan_fast_sw *sd;
+    lcan_fast_sw *sd = &n->swd[sw];
+    uint64_t arr = sd->arr[n->cur], fm = sd->fifo_m, cands = arr | fm, f;
     const lcan_fast_level *lv;
     int i, D, from_fifo, cons = 1, up;
     uint32_t gp, dest, x;
@@ -305,12 +421,11 @@ static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faul
     if (cands & (cands - 1u)) {
         if (faulty)
             switch_general_faulty(n, sw, arr, fm);
-        else
+        else if (!switch_uni(n, sw, arr, fm))
             switch_general(n, sw, arr, fm);
         return;
     }
     /* one candidate (the common case below saturation): the allocator's rotation cannot matter */
-    sd = &n->swd[sw];
     lv = &n->lv[sd->l];
     D = lv->D;
     i = lcan_ctz64(cands);
@@ -324,17 +439,16 @@ static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faul
             switch_general(n, sw, arr, fm);
         return;
     }
-    n->arr_cur[sw] = 0;
+    sd->arr[n->cur] = 0;
     dest = lcan_net_dest(n, f);
     x = (dest >> lv->off) & lv->dmask;
-    up = (i < D) & !lv->top & ((dest & lv->hi_mask) != sd->hi); /* spec 4 */
+    up = (int)((lv->up_in >> i) & 1u) & ((dest & lv->hi_mask) != sd->hi); /* spec 4 */
     if (x < (uint32_t)lv->m || up) { /* (x >= m: an invalid digit, rare) */
-        uint64_t upm = all_if(up), want, fr, hi, first, gr, avail = n->avail_m[sw];
-        uint32_t s = n->lfsr[sw], xd = x & ~(uint32_t)upm;
-        uint32_t start_up = (uint32_t)(D + lcan_lfsr_offset((s >> 8) & 0xFFu, lv->up_mask, lv->U));
-        uint32_t start_dn = xd * (uint32_t)lv->p + (uint32_t)lcan_lfsr_offset((s >> 16) & 0xFFu, lv->dn_mask, lv->p);
-        int start = (int)((start_up & (uint32_t)upm) | (start_dn & ~(uint32_t)upm));
-        want = (lv->up_want & upm) | ((lv->dn_unit << (xd * (uint32_t)lv->p)) & ~upm);
+        uint64_t want, fr, hi, first, gr, avail = sd->avail_m;
+        uint32_t s = n->lfsr[sw], upm = 0u - (uint32_t)up, cls = (x & ~upm) | ((uint32_t)lv->m & upm);
+        int start = (int)(lv->base_t[cls] +
+                          ((lv->st_up[(s >> 8) & 0xFFu] & upm) | (lv->r_dn[(s >> 16) & 0xFFu] & ~upm)));
+        want = lv->want_t[cls];
         if (faulty) { /* spec 14.3 */
             lcan_sw_faults fb;
             want &= ~fast_off(n, sw, sd->l, &fb) & (up ? fast_reach(lv, &fb, dest) : ~(uint64_t)0);
@@ -357,10 +471,10 @@ static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faul
             cons = gr != 0;
             if (gr) {
                 int o = lcan_ctz64(gr);
-                send_flit(n, lv, sd->pb, o, f, &avail);
+                send_flit(n, sd->pb, o, f, &avail);
                 n->cnt_up[sd->l] += (uint32_t)(o >= D);
                 n->cnt_down[sd->l] += (uint32_t)(o < D);
-                n->avail_m[sw] = avail;
+                sd->avail_m = avail;
             }
             n->lfsr[sw] = lcan_lfsr_step(s);
         } else { /* unroutable (spec 14.3): no request, discarded and counted */
@@ -381,7 +495,7 @@ static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faul
         fifo_push(n, gp, n->flit_q[n->in_src[gp]]);
         fm = bit64(i);
     }
-    n->fifo_m[sw] = fm;
+    sd->fifo_m = fm;
     if (fm)
         lcan_net_wake(n, sw);
 }
@@ -390,9 +504,10 @@ static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faul
  * inlined into it (one call per tick, not one per switch). */
 void lcan_net_packet_switches(struct lcan_net *n)
 {
+    const uint32_t *act = n->act_cur, na = n->n_act_cur; /* (not changed by the visits) */
     uint32_t k;
-    for (k = 0; k < n->n_act_cur; k++)
-        switch_fast_t(n, n->act_cur[k], 0);
+    for (k = 0; k < na; k++)
+        switch_fast_t(n, act[k], 0);
 }
 
 void lcan_net_packet_switches_faulty(struct lcan_net *n)

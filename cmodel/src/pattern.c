@@ -15,15 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rng.h"
 #include "status.h"
 #include "topo_internal.h"
 
 uint64_t lcan_rng_next(uint64_t *state)
 {
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
+    return lcan_rng_next_inl(state);
 }
 
 uint64_t lcan_trial_rng(uint64_t seed, uint32_t trial)

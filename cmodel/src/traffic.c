@@ -26,6 +26,7 @@
 #include "json.h"
 #include "lcan_faults.h"
 #include "lcan_traffic.h"
+#include "rng.h"
 #include "status.h"
 
 enum { TP_UNIFORM, TP_PERM, TP_HOTSPOT, TP_MATRIX };
@@ -274,7 +275,14 @@ typedef struct {
     uint64_t len, n, sum, min, max;
 } counts;
 
-static int counts_add(counts *c, uint64_t x)
+/* The per-packet helpers of the driver's loop, inlined into it. */
+#if defined(__GNUC__)
+#define HOT_INLINE __attribute__((always_inline))
+#else
+#define HOT_INLINE
+#endif
+
+HOT_INLINE static inline int counts_add(counts *c, uint64_t x)
 {
     if (x >= c->len) {
         uint64_t nl = c->len ? c->len : 64;
@@ -314,17 +322,17 @@ static uint64_t counts_pct(const counts *c, double q)
     return c->max;
 }
 
-static double urand(uint64_t *rng) { return (double)(lcan_rng_next(rng) >> 11) * (1.0 / 9007199254740992.0); }
+static double urand(uint64_t *rng) { return (double)(lcan_rng_next_inl(rng) >> 11) * (1.0 / 9007199254740992.0); }
 
 /* Exactly uniform in 0..n-1 (1 <= n < 2^32): Lemire's multiply-and-shift on the high 32 bits of a
  * draw, rejecting the low products below 2^32 mod n (a division only in that rare case). */
 static uint32_t uniform_n(uint64_t *rng, uint32_t n)
 {
-    uint64_t m = (lcan_rng_next(rng) >> 32) * (uint64_t)n;
+    uint64_t m = (lcan_rng_next_inl(rng) >> 32) * (uint64_t)n;
     if ((uint32_t)m < n) {
         uint32_t t = (0u - n) % n;
         while ((uint32_t)m < t)
-            m = (lcan_rng_next(rng) >> 32) * (uint64_t)n;
+            m = (lcan_rng_next_inl(rng) >> 32) * (uint64_t)n;
     }
     return (uint32_t)(m >> 32);
 }
@@ -396,7 +404,7 @@ static int lca_of(const drv *d, uint32_t s, uint32_t t)
     return d->level_of_bit[b];
 }
 
-static uint32_t draw_dest(drv *d, node *nd, uint32_t s)
+HOT_INLINE static inline uint32_t draw_dest(drv *d, node *nd, uint32_t s)
 {
     const lcan_traffic_pattern *p = d->p;
     switch (p->kind) {
@@ -425,7 +433,7 @@ static uint32_t draw_dest(drv *d, node *nd, uint32_t s)
 }
 
 /* The tick after `now` on which node nd creates its next packet. */
-static uint64_t next_creation(drv *d, node *nd, uint64_t now)
+HOT_INLINE static inline uint64_t next_creation(drv *d, node *nd, uint64_t now)
 {
     if (d->o->burst <= 0)
         return now + geometric(&nd->rng, d->o->load, d->inv_load, 1);
@@ -542,7 +550,8 @@ static void drv_free(drv *d)
 }
 
 /* A packet is fully delivered at tick now. */
-static int deliver(drv *d, slot *sl, uint64_t now, uint64_t W, uint64_t M, lcan_traffic_result *res)
+HOT_INLINE static inline int deliver(drv *d, slot *sl, uint64_t now, uint64_t W, uint64_t M,
+                                     lcan_traffic_result *res)
 {
     (void)W;
     (void)M;
