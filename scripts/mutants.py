@@ -64,8 +64,8 @@ MUTANTS = [
     (19, "lcan_switch_circuit.v", "assign rx_ret = ack_q;", "assign rx_ret = {P{1'b0}};", "circuit: acknowledge stuck at 0"),
     (20, "lcan_switch_circuit.v", "if (rst || clear) begin", "if (rst) begin", "circuit: clear does not release"),
     (21, "lcan_switch_circuit.v", "assign avail = ~set_q;", "assign avail = {P{1'b1}};", "circuit: a set downer accepts another header"),
-    (22, "lcan_switch.v", "if (wr[go] && go >= D)", "if (wr[go] && go > D)", "counters: cnt_up off by one port"),
-    (23, "lcan_switch.v", "if (CIRCUIT && cand_valid[go] && !granted[go])", "if (CIRCUIT && cand_valid[go])", "counters: every header counted as dropped"),
+    (22, "lcan_switch.v", "if (wr_ev_q[go] && go >= D)", "if (wr_ev_q[go] && go > D)", "counters: cnt_up off by one port"),
+    (23, "lcan_switch.v", "drop_ev[go] = cand_valid[go] && !granted[go];", "drop_ev[go] = cand_valid[go];", "counters: every header counted as dropped"),
     (24, "lcan_switch.v", "assign lfsr_step = (|cand_valid) & ~(CIRCUIT & clear);", "assign lfsr_step = ~(CIRCUIT & clear);", "LFSR steps on every tick"),
     (25, "lcan_switch.v", "assign req_spc[i*G + M_L] = cand_valid[i] & bcast;", "assign req_spc[i*G + M_L] = 1'b0;", "climbing broadcast never requests upper 0"),
     (26, "lcan_switch.v", "& C0) == C0)", "& C0) != C0)", "broadcast consumed before all copies left"),
@@ -170,6 +170,20 @@ def make_copy(dst):
         shutil.copy2(lib, os.path.join(dst, "build", "tb-switch", "libtbsw_vl.a"))
 
 
+def run(cmd, **kw):
+    """subprocess.run, retried when exec fails with ETXTBSY: with --jobs > 1 a child forked by
+    another worker can hold a copied binary open for writing for a moment (Python closes the
+    inherited descriptors only just before its own exec)."""
+    for attempt in range(20):
+        try:
+            return subprocess.run(cmd, **kw)
+        except OSError as e:
+            if e.errno != 26 or attempt == 19:  # ETXTBSY
+                raise
+            time.sleep(0.2)
+    return None
+
+
 STAGES = ("icarus", "cells", "switch")
 RUN_STAGES = set(STAGES)
 
@@ -179,7 +193,7 @@ def run_suite(tree):
     for args in (SUITE if "icarus" in RUN_STAGES else []):
         cmd = [os.path.join(tree, "build", "lcan"), "lockstep"] + args + ["--sim", "icarus", "--json", "--quiet"]
         try:
-            r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=SUITE_TIMEOUT)
+            r = run(cmd, capture_output=True, text=True, env=env, timeout=SUITE_TIMEOUT)
         except subprocess.TimeoutExpired:  # a mutant that makes the simulation hang is found out
             return False, "%s %s: no result within %d s (hangs)" % (args[0], args[2], SUITE_TIMEOUT)
         if r.returncode != 0:
@@ -190,7 +204,7 @@ def run_suite(tree):
     # second stage: the directed cell tests (tb/cells) see what the network never exercises
     if "cells" in RUN_STAGES:
         try:
-            r = subprocess.run(["make", "-C", tree, "--no-print-directory", "test-rtl-cells"],
+            r = run(["make", "-C", tree, "--no-print-directory", "test-rtl-cells"],
                                capture_output=True, text=True, env=env, timeout=SUITE_TIMEOUT)
         except subprocess.TimeoutExpired:
             return False, "cell tests: no result within %d s (hang)" % SUITE_TIMEOUT
@@ -205,7 +219,7 @@ def run_suite(tree):
     if not os.path.exists(os.path.join(tree, "build", "tb-switch", "libtbsw_vl.a")) or shutil.which("verilator") is None:
         return True, "(switch-level lockstep not run: no verilator or build/tb-switch/libtbsw_vl.a)"
     try:
-        r = subprocess.run(["python3", os.path.join(tree, "tb", "switch", "tb-switch"), "run", "--seeds", "2",
+        r = run(["python3", os.path.join(tree, "tb", "switch", "tb-switch"), "run", "--seeds", "2",
                             "--cycles", "20000"], capture_output=True, text=True, timeout=SUITE_TIMEOUT * 2,
                            env=dict(env, CCACHE_DIR=os.path.join(ROOT, "build", "ccache")))
     except subprocess.TimeoutExpired:
