@@ -26,8 +26,9 @@ all). A mutant that does not compile is reported as KILLED (build) and scored ap
                      [--stages icarus,cells,switch] [--require-killed]
 
 --stages runs only the named stages (default all three); --require-killed exits 1 when a mutant
-survives (the short form in `make test`: `make test-mutants`, a few hand-written mutants against the
-switch-level lockstep alone, so that a bench that lost its teeth fails the suite).
+survives or any hand-written edit (run or not) no longer matches rtl/ exactly once (the short form
+in `make test`: `make test-mutants`, a few hand-written mutants against the switch-level lockstep
+alone, so that a bench that lost its teeth, or a list gone stale, fails the suite).
 """
 import re
 import argparse
@@ -53,8 +54,11 @@ MUTANTS = [
     (8, "lcan_rr_pick.v", "wire [WIDTH-1:0] ge_mask = ones << start;", "wire [WIDTH-1:0] ge_mask = (ones << start) << 1;", "arbiter: rotation start off by one"),
     (9, "lcan_alloc.v", ".x  ({cls & ~ge_in, cls & ge_in}),", ".x  ({cls & ge_in, cls & ~ge_in}),", "allocator: requester rotation reversed"),
     (10, "lcan_alloc.v", "wire bc_won = free[0] & (|spc) & ~(|(m[0 +: P] & ~sb));", "wire bc_won = free[0] & (|spc);", "allocator: a broadcast takes output 0 from an earlier class request"),
-    (11, "lcan_alloc.v", "bc_won ? mx[k*P +: P] : m[k*P +: P];", "m[k*P +: P];", "allocator: class ranks do not skip output 0 taken by a broadcast"),
-    (12, "lcan_alloc.v", "wire [W-1:0] pos  = ge_r[k] ? pos_2[k*W +: W]  : pos_2[(K+k)*W +: W];", "wire [W-1:0] pos  = pos_2[k*W +: W];", "allocator: output positions ignore the group rotation"),
+    (11, "lcan_alloc.v", "assign sel[(BASE+k)*P +: P] = ~free[k] ? {P{1'b0}} :\n                                                  bc_won ? mx[k*P +: P] : m[k*P +: P];",
+     "assign sel[(BASE+k)*P +: P] = ~free[k] ? {P{1'b0}} :\n                                                  m[k*P +: P];",
+     "allocator: class ranks do not skip output 0 taken by a broadcast"),
+    (12, "lcan_alloc.v", "assign pos[b*K +: K]  = (pos_2[b*2*K +: K] & ge_r) | (pos_2[b*2*K + K +: K] & ~ge_r);",
+     "assign pos[b*K +: K]  = pos_2[b*2*K +: K];", "allocator: output positions ignore the group rotation"),
     (13, "lcan_route.v", "(dest[ADDR_W-1:HI] != label[ADDR_W-1:HI])", "(dest[ADDR_W-1:HI] == label[ADDR_W-1:HI])", "route: LCA test flipped"),
     (14, "lcan_route.v", "wire [DIG_W-1:0] x = dest[DIG_OFF +: DIG_W];", "wire [DIG_W-1:0] x = dest[0 +: DIG_W];", "route: digit index swapped (always digit 1)"),
     (15, "lcan_route.v", "(x_idx * P_DN_IDX + r_dn)", "(x_idx * P_DN_IDX)", "route: parallel-link rotation ignored"),
@@ -66,9 +70,9 @@ MUTANTS = [
     (21, "lcan_switch_circuit.v", "assign avail = ~set_q;", "assign avail = {P{1'b1}};", "circuit: a set downer accepts another header"),
     (22, "lcan_switch.v", "if (wr_ev_q[go] && go >= D)", "if (wr_ev_q[go] && go > D)", "counters: cnt_up off by one port"),
     (23, "lcan_switch.v", "drop_ev[go] = cand_valid[go] && !granted[go];", "drop_ev[go] = cand_valid[go];", "counters: every header counted as dropped"),
-    (24, "lcan_switch.v", "assign lfsr_step = (|cand_valid) & ~(CIRCUIT & clear);", "assign lfsr_step = ~(CIRCUIT & clear);", "LFSR steps on every tick"),
-    (25, "lcan_switch.v", "assign req_spc[i*G + M_L] = cand_valid[i] & bcast;", "assign req_spc[i*G + M_L] = 1'b0;", "climbing broadcast never requests upper 0"),
-    (26, "lcan_switch.v", "& C0) == C0)", "& C0) != C0)", "broadcast consumed before all copies left"),
+    (24, "lcan_switch.v", "assign lfsr_step = (|cand_valid) & ~clear;", "assign lfsr_step = ~clear;", "LFSR steps on every tick (circuit mode)"),
+    (25, "lcan_switch.v", "assign req_spc[i*G + M_L] = rq[i] & bcast & ~served[i*P + D];", "assign req_spc[i*G + M_L] = 1'b0;", "climbing broadcast never requests upper 0"),
+    (26, "lcan_switch.v", "& want_all) == want_all)", "& want_all) != want_all)", "broadcast consumed before all copies left"),
     (27, "lcan_switch_packet.v", ".push (rx_valid[g] & ~(empty & consume[g]))", ".push (rx_valid[g])", "packet: a bypassed flit is also stored"),
     (28, "lcan_switch_packet.v", "assign cand_flit[g*FW +: FW] = empty ? rx_flit[g*FW +: FW] : head;", "assign cand_flit[g*FW +: FW] = head;", "packet: bypass takes the FIFO head"),
     (29, "lcan_switch_packet.v", "if (wr[g] && !tx_ret[g])", "if (wr[g])", "packet: credit returned on a send tick is lost"),
@@ -264,6 +268,16 @@ def main():
     if a.generated < 1:
         print("mutants: --generated must be >= 1", file=sys.stderr)
         return 2
+    if a.require_killed:
+        # the short form in make test also checks that every hand-written edit still matches rtl/
+        # exactly once, so the list cannot go stale while only a few of its mutants run
+        stale_all = [m for m in MUTANTS
+                     if open(os.path.join(ROOT, "rtl", m[1])).read().count(m[2]) != 1]
+        for m in stale_all:
+            print("mutants: hand-written #%d (%s, %s) no longer matches rtl/%s exactly once: update it"
+                  % (m[0], m[4], m[2].split("\n")[0][:60], m[1]), file=sys.stderr)
+        if stale_all:
+            return 1
     todo = MUTANTS + ([] if a.no_generated else generated_mutants(a.generated))
     if a.only:
         ids = {int(x) for x in a.only.split(",")}
