@@ -98,6 +98,42 @@ static uint64_t fast_off(const struct lcan_net *n, uint32_t sw, int l, lcan_sw_f
     return lcan_net_sw_faults(n, l, sw - n->g.sw_base[l], fb)->off.w[0];
 }
 
+/* The end of a switch's tick (spec 8.3 steps 5-6) for the inputs at pb: a consumed candidate
+ * (consm) returns its credit; then the FIFOs that change, in one pass without branches: a consumed
+ * candidate leaves its FIFO if it came from there (fm: the inputs whose candidate was the FIFO's
+ * head); the arriving flit (arr) is stored unless it was the candidate and got consumed (a consumed
+ * arriving flit, the common case below saturation, and a blocked head with nothing arriving change
+ * nothing). Returns the new FIFO mask. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline uint64_t consume_and_store(struct lcan_net *n, uint32_t pb, uint64_t arr, uint64_t fm, uint64_t consm,
+                                         uint32_t depth)
+{
+    uint64_t m, popm = consm & fm, pushm = arr & (fm | ~consm), fm_new;
+    for (m = consm; m; m &= m - 1u)
+        return_credit(n, pb + (uint32_t)lcan_ctz64(m));
+    for (m = popm | pushm, fm_new = fm & ~(popm | pushm); m; m &= m - 1u) {
+        int i = lcan_ctz64(m);
+        uint32_t gp = pb + (uint32_t)i, pop = (uint32_t)(popm >> i) & 1u, push = (uint32_t)(pushm >> i) & 1u;
+        uint32_t head, count, tail;
+        size_t slot;
+        head = (uint32_t)n->fhead[gp] + pop;
+        head -= depth & (0u - (uint32_t)(head >= depth));
+        count = (uint32_t)n->fcount[gp] - pop;
+        push &= count < depth; /* (never full while credits are honoured) */
+        tail = head + count;
+        tail -= depth & (0u - (uint32_t)(tail >= depth));
+        slot = (size_t)gp * depth + tail;
+        n->fifo[slot] = (n->flit_q[n->in_src[gp]] & all_if((int)push)) | (n->fifo[slot] & ~all_if((int)push));
+        count += push;
+        n->fhead[gp] = (uint16_t)head;
+        n->fcount[gp] = (uint16_t)count;
+        fm_new |= (uint64_t)(count != 0) << i;
+    }
+    return fm_new;
+}
+
 static uint64_t fast_reach(const lcan_fast_level *lv, const lcan_sw_faults *fb, uint32_t dest)
 {
     uint64_t m = lv->up_want;
@@ -134,7 +170,7 @@ static inline void switch_general_t(struct lcan_net *n, uint32_t sw, uint64_t ar
     uint64_t avail = sd->avail_m, cands = arr | fm, m;
     uint64_t cand[64], want[64], grant[64];
     int start[64];
-    uint64_t reqm = 0, allm = 0, dropm = 0, gotm, consm, popm, pushm, fm_new, ordm = 0;
+    uint64_t reqm = 0, allm = 0, dropm = 0, gotm, consm, fm_new, ordm = 0;
     uint64_t offm = 0, bdropm = 0; /* faults: off ports; ALL requests left with nothing to copy */
     uint32_t ndrop = 0;
     lcan_sw_faults fb;
@@ -235,33 +271,7 @@ static inline void switch_general_t(struct lcan_net *n, uint32_t sw, uint64_t ar
             n->served[gp].w[0] |= grant[i];
         }
     }
-    /* a consumed candidate returns its credit */
-    for (m = consm; m; m &= m - 1u)
-        return_credit(n, pb + (uint32_t)lcan_ctz64(m));
-    /* the FIFOs that change, in one pass without branches: a consumed candidate leaves its FIFO if it
-     * came from there; the arriving flit is stored unless it was the candidate and got consumed (a
-     * consumed arriving flit, the common case below saturation, and a blocked head with nothing
-     * arriving change nothing) */
-    popm = consm & fm;
-    pushm = arr & (fm | ~consm);
-    for (m = popm | pushm, fm_new = fm & ~(popm | pushm); m; m &= m - 1u) {
-        int i = lcan_ctz64(m);
-        uint32_t gp = pb + (uint32_t)i, pop = (uint32_t)(popm >> i) & 1u, push = (uint32_t)(pushm >> i) & 1u;
-        uint32_t head, count, tail;
-        size_t slot;
-        head = (uint32_t)n->fhead[gp] + pop;
-        head -= depth & (0u - (uint32_t)(head >= depth));
-        count = (uint32_t)n->fcount[gp] - pop;
-        push &= count < depth; /* (never full while credits are honoured) */
-        tail = head + count;
-        tail -= depth & (0u - (uint32_t)(tail >= depth));
-        slot = (size_t)gp * depth + tail;
-        n->fifo[slot] = (n->flit_q[n->in_src[gp]] & all_if((int)push)) | (n->fifo[slot] & ~all_if((int)push));
-        count += push;
-        n->fhead[gp] = (uint16_t)head;
-        n->fcount[gp] = (uint16_t)count;
-        fm_new |= (uint64_t)(count != 0) << i;
-    }
+    fm_new = consume_and_store(n, pb, arr, fm, consm, depth);
     fm = fm_new;
     if (reqm)
         n->lfsr[sw] = lcan_lfsr_step(s);
@@ -307,7 +317,7 @@ static int switch_uni(struct lcan_net *n, uint32_t sw, uint64_t arr, uint64_t fm
     uint32_t pb = sd->pb, s = n->lfsr[sw], nup = 0, ndrop = 0, depth = (uint32_t)n->cfg.depth;
     uint32_t hi_sw = sd->hi, hi_mask = lv->hi_mask, off = lv->off, dmask = lv->dmask, mm = (uint32_t)lv->m;
     uint64_t avail = sd->avail_m, cands = arr | fm, m, bc = 0, taken = 0, consm = 0, reqm = 0, seg[2];
-    uint64_t popm, pushm, fm_new;
+    uint64_t fm_new;
     uint32_t sh_dest = (uint32_t)n->sh_dest, amask = n->amask;
     int ph;
     uint64_t cand[64];
@@ -371,28 +381,7 @@ static int switch_uni(struct lcan_net *n, uint32_t sw, uint64_t arr, uint64_t fm
             ngr++;
         }
     }
-    for (m = consm; m; m &= m - 1u)
-        return_credit(n, pb + (uint32_t)lcan_ctz64(m));
-    popm = consm & fm;
-    pushm = arr & (fm | ~consm);
-    for (m = popm | pushm, fm_new = fm & ~(popm | pushm); m; m &= m - 1u) {
-        int i = lcan_ctz64(m);
-        uint32_t gp = pb + (uint32_t)i, pop = (uint32_t)(popm >> i) & 1u, push = (uint32_t)(pushm >> i) & 1u;
-        uint32_t head, count, tail;
-        size_t slot;
-        head = (uint32_t)n->fhead[gp] + pop;
-        head -= depth & (0u - (uint32_t)(head >= depth));
-        count = (uint32_t)n->fcount[gp] - pop;
-        push &= count < depth; /* (never full while credits are honoured) */
-        tail = head + count;
-        tail -= depth & (0u - (uint32_t)(tail >= depth));
-        slot = (size_t)gp * depth + tail;
-        n->fifo[slot] = (n->flit_q[n->in_src[gp]] & all_if((int)push)) | (n->fifo[slot] & ~all_if((int)push));
-        count += push;
-        n->fhead[gp] = (uint16_t)head;
-        n->fcount[gp] = (uint16_t)count;
-        fm_new |= (uint64_t)(count != 0) << i;
-    }
+    fm_new = consume_and_store(n, pb, arr, fm, consm, depth);
     if (reqm)
         n->lfsr[sw] = lcan_lfsr_step(s);
     n->cnt_up[sd->l] += nup;
