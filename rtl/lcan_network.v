@@ -309,18 +309,19 @@ module lcan_network #(
                     localparam [CW-1:0] CR_NONE = 0;
                     reg [CW-1:0] inj_cr_q;
 
-                    // a flit is loaded when one is offered and a credit is left; the credit count
-                    // goes down by a load and up by a credit returned on the link (both: unchanged)
+                    assign port_ready[q] = (inj_cr_q != CR_NONE);
+
+                    // a flit is loaded when one is offered and a credit is left (port_ready); the
+                    // credit count goes down by a load and up by a credit returned on the link (both:
+                    // unchanged). No wire for the load: it would read inj_valid outside the block.
                     always @(posedge clk) begin
-                        inj_valid_q <= !rst && inj_valid[q] && inj_cr_q != CR_NONE;
-                        inj_flit_q <= (!rst && inj_valid[q] && inj_cr_q != CR_NONE) ? inj_flit[q*FW +: FW] :
-                                                                                     {FW{1'b0}};
+                        inj_valid_q <= !rst && inj_valid[q] && port_ready[q];
+                        inj_flit_q <= (!rst && inj_valid[q] && port_ready[q]) ? inj_flit[q*FW +: FW] :
+                                                                                 {FW{1'b0}};
                         inj_cr_q <= rst ? CR_FULL :
-                                    inj_cr_q - ((inj_valid[q] && inj_cr_q != CR_NONE) ? CR_ONE : CR_NONE) +
+                                    inj_cr_q - ((inj_valid[q] && port_ready[q]) ? CR_ONE : CR_NONE) +
                                     (up_ret[LK] ? CR_ONE : CR_NONE);
                     end
-
-                    assign port_ready[q] = (inj_cr_q != {CW{1'b0}});
                     assign port_ack[q] = 1'b0;
                     assign dn_ret[LK] = 1'b0;
                     wire unused_ok = &{1'b0, ej_ack[q]};

@@ -188,32 +188,20 @@ module lcan_switch #(
         .stepped(lfsr_stepped)
     );
 
-    // sigma (UP_CHOICE = 1, U > 1) is registered with the offsets; otherwise up_perm is the constant
-    // identity, which the allocator does not use
-    generate
-        if (OF_SIGMA != 0) begin : g_perm_q
-            reg [UPERM_W-1:0] up_perm_q;
-            always @(posedge clk) begin : b_offsets
+    // sigma is registered with the offsets; the allocator reads it with UP_CHOICE = 1 and U > 1,
+    // otherwise up_perm is the constant identity (which the allocator does not use)
+    reg [UPERM_W-1:0] up_perm_q;
+    always @(posedge clk) begin : b_offsets
 `include "lcan_offsets.vh"
-                r_in_q <= of_r_in;
-                r_up_q <= of_r_up;
-                r_dn_q <= of_r_dn;
-                up_perm_q <= of_perm;
-            end
-            assign up_perm = up_perm_q;
-        end else begin : g_perm_c
-            always @(posedge clk) begin : b_offsets
-`include "lcan_offsets.vh"
-                r_in_q <= of_r_in;
-                r_up_q <= of_r_up;
-                r_dn_q <= of_r_dn;
-            end
-            assign up_perm = IDENTITY_PERM;
-        end
-    endgenerate
+        r_in_q <= of_r_in;
+        r_up_q <= of_r_up;
+        r_dn_q <= of_r_dn;
+        up_perm_q <= of_perm;
+    end
+    assign up_perm = (OF_SIGMA != 0) ? up_perm_q : IDENTITY_PERM;
 
-    // the state itself is read only through the offsets
-    wire unused_lfsr = &{1'b0, lfsr_state};
+    // the state itself is read only through the offsets; up_perm_q only with sigma
+    wire unused_lfsr = &{1'b0, lfsr_state, (OF_SIGMA != 0) ? 1'b0 : ^up_perm_q};
 
     // ---------------------------------------------------------------- reach rows (spec 14.2)
     // FAULTS = 1 below the top: row j (upper j) holds RW bits, bit a = a header for packed address a
