@@ -15,12 +15,13 @@ Every edit must match its file exactly once, so the list cannot silently go stal
 
 Two sets: the hand-written MUTANTS below (ids 1-99, each aimed at one piece of logic) and mutants
 GENERATED from rtl/ (ids 101..): every operator, constant and condition of the files of
-rtl/lcan_network.f and the include files rtl/*.vh outside constant functions, parameter lines, parameter guards (g_bad_parameters:
-only illegal parameters reach them) and system tasks gets one edit per rule of GEN_RULES (== <-> !=,
-& <-> |, + <-> -, < <-> <=, > <-> >=, << <-> >>, && <-> ||, 1'b0 <-> 1'b1, a dropped ~); each edit
-is the whole source line (with the lines above it when the line alone is not unique), so it matches
-once. `--generated K` keeps every K-th (default 2, in file and line order: 180 of 359 today; 1 =
-all). A mutant that does not compile is reported as KILLED (build) and scored apart.
+rtl/lcan_network.f and the include files rtl/*.vh outside constant functions, parameter lines,
+parameter guards (g_bad_parameters: only illegal parameters reach them) and system tasks gets one
+edit per rule of GEN_RULES (== <-> !=, & <-> |, + <-> -, < <-> <=, > <-> >=, << <-> >>, && <-> ||,
+1'b0 <-> 1'b1, a dropped ~); each edit is the whole source line (with the lines above it when the
+line alone is not unique), so it matches once. `--generated K` keeps every K-th (default 2, in file
+and line order: 362 of 723 at stop 25; 1 = all). A mutant that does not compile is reported as
+KILLED (build) and scored apart.
 
   scripts/mutants.py [--only N,N..] [--jobs J] [--list] [--generated K | --no-generated]
                      [--stages icarus,cells,switch] [--require-killed]
@@ -185,7 +186,6 @@ def run(cmd, **kw):
             if e.errno != 26 or attempt == 19:  # ETXTBSY
                 raise
             time.sleep(0.2)
-    return None
 
 
 STAGES = ("icarus", "cells", "switch")
@@ -236,14 +236,20 @@ def run_suite(tree):
     return True, ""
 
 
+def matches(tree, m):
+    """How often mutant m's edit matches its file in tree/rtl/ (a usable edit matches once)."""
+    return open(os.path.join(tree, "rtl", m[1])).read().count(m[2])
+
+
 def run_mutant(m):
     mid, fname, old, new, what = m
     with tempfile.TemporaryDirectory(prefix="lcan-mut%02d-" % mid) as tree:
         make_copy(tree)
+        n = matches(tree, m)
+        if n != 1:
+            return mid, "STALE", "the edit matches %d times in rtl/%s" % (n, fname)
         path = os.path.join(tree, "rtl", fname)
         text = open(path).read()
-        if text.count(old) != 1:
-            return mid, "STALE", "the edit matches %d times in rtl/%s" % (text.count(old), fname)
         open(path, "w").write(text.replace(old, new))
         ok, why = run_suite(tree)
         return mid, ("SURVIVED" if ok else "KILLED"), why
@@ -271,8 +277,7 @@ def main():
     if a.require_killed:
         # the short form in make test also checks that every hand-written edit still matches rtl/
         # exactly once, so the list cannot go stale while only a few of its mutants run
-        stale_all = [m for m in MUTANTS
-                     if open(os.path.join(ROOT, "rtl", m[1])).read().count(m[2]) != 1]
+        stale_all = [m for m in MUTANTS if matches(ROOT, m) != 1]
         for m in stale_all:
             print("mutants: hand-written #%d (%s, %s) no longer matches rtl/%s exactly once: update it"
                   % (m[0], m[4], m[2].split("\n")[0][:60], m[1]), file=sys.stderr)
