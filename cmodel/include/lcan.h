@@ -134,6 +134,10 @@ typedef struct {
     int cfg_we;
     uint32_t cfg_addr;
     const uint64_t *cfg_row;
+    /* Optional (NULL = none): the n_inj network ports whose inj_valid is set, each once, in any
+     * order; the model then reads them from the list instead of scanning inj_valid. */
+    const uint32_t *inj_list;
+    uint32_t n_inj;
 } lcan_in;
 
 typedef struct {

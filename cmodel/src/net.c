@@ -180,8 +180,7 @@ static void do_reset(lcan_net *n, uint32_t seed)
     memset(n->bk_q, 0, np);
     memset(n->bk_d, 0, np);
     memset(n->inj, 0, g->NP * sizeof *n->inj);
-    memset(n->cnt_up, 0, sizeof n->cnt_up);
-    memset(n->cnt_down, 0, sizeof n->cnt_down);
+    memset(n->cnt_ud, 0, sizeof n->cnt_ud);
     memset(n->cnt_drop, 0, sizeof n->cnt_drop);
     rows_all_ones(n);
     /* every switch's reset (sw.c), with spec 5's LFSR value */
@@ -216,6 +215,7 @@ static void do_reset(lcan_net *n, uint32_t seed)
         n->n_crl_cur = n->n_crl_nxt = 0;
         n->n_ejl_q = n->n_ejl_d = 0;
         n->n_inj_zero = 0;
+        n->bcast_in = 0;
         n->ticks = 1;
     }
 }
@@ -290,6 +290,8 @@ static int fast_alloc(lcan_net *n)
         lv->hi_mask = k->hi_mask;
         lv->dmask = (1u << k->bits) - 1u;
         lv->off = (uint32_t)k->off;
+        lv->xsh = (uint32_t)n->sh_dest + lv->off;
+        lv->hi_f = (uint64_t)k->hi_mask << n->sh_dest;
         lv->in_mask = k->in_mask;
         lv->up_mask = k->up_mask;
         lv->dn_mask = k->dn_mask;
@@ -305,6 +307,8 @@ static int fast_alloc(lcan_net *n)
             lv->base_t[c] = (uint8_t)(c * k->p);
         }
         lv->want_t[k->m] = lv->up_want;
+        for (c = 0; c < k->P; c++)
+            lv->cnt_o[c] = &n->cnt_ud[l][c >= k->D];
         lv->base_t[k->m] = 0;
         for (c = 0; c < 256; c++) {
             lv->r_in[c] = (uint8_t)lcan_lfsr_offset((uint32_t)c, k->in_mask, k->P);
@@ -317,6 +321,7 @@ static int fast_alloc(lcan_net *n)
             uint32_t sw = g->sw_base[l] + x;
             n->swd[sw].pb = g->port_base[l] + x * (uint32_t)g->P[l];
             n->swd[sw].hi = g->hi[sw];
+            n->swd[sw].hi_f = (uint64_t)g->hi[sw] << n->sh_dest;
             n->swd[sw].l = l;
             for (j = 0; j < g->P[l]; j++) {
                 uint32_t gp = n->swd[sw].pb + (uint32_t)j;
@@ -336,6 +341,7 @@ static int fast_alloc(lcan_net *n)
         n->out_to[x].q = leaf ? pr & ~LCAN_PEER_LEAF : 0;
         n->out_to[x].loc = leaf ? 0 : n->port_loc[pr];
         n->out_to[x].leaf = (uint8_t)leaf;
+        n->out_to[x].cred = (uint8_t)!leaf;
     }
     return 0;
 }
@@ -526,29 +532,41 @@ static void leaf_tick(lcan_net *n, const lcan_in *in)
     }
 }
 
-/* leaf_tick in fast mode: the same registers; the injection register (flit_d[n_port + q], see
- * net_internal.h) is only written when valid (the level-1 switch reads it only when woken by it);
- * the credits from the level-1 switches are added afterwards with the others (lcan_net_tick). */
+/* leaf_tick in fast mode, for a network port q whose inj_valid is set: the same registers; the
+ * injection register (flit_d[n_port + q], see net_internal.h) is only written when valid (the level-1
+ * switch reads it only when woken by it); the credits from the level-1 switches are added afterwards
+ * with the others (lcan_net_tick). */
+static inline void leaf_inject(lcan_net *n, const lcan_in *in, uint32_t q)
+{
+    if (n->inj_cr[q] > 0) {
+        uint32_t gp = n->g.leaf_gp[q], sw = n->port_sw[gp];
+        if (--n->inj_cr[q] == 0)
+            n->n_inj_zero++;
+        n->flit_d[n->g.n_port + q] = LCAN_VALID | (in->inj_flit[q] & n->fmask);
+        n->bcast_in |= (int)((in->inj_flit[q] >> n->sh_bcast) & 1u);
+        n->swd[sw].arr[n->nxt] |= (uint64_t)1 << n->port_loc[gp];
+        lcan_net_wake(n, sw);
+    }
+}
+
+/* Every valid network port: from the caller's list when it gives one (lcan_in.inj_list: the
+ * traffic driver knows them), else from a scan of inj_valid. */
 static void leaf_fast(lcan_net *n, const lcan_in *in)
 {
     const uint8_t *iv = in->inj_flit != NULL ? in->inj_valid : NULL;
-    const uint32_t *lg = n->g.leaf_gp;
-    uint32_t base, NP = n->g.NP;
-    if (iv != NULL)
-        for (base = 0; base < NP; base += 64) {
-            uint64_t m = lcan_nonzero_bytes(iv + base, NP - base < 64 ? NP - base : 64);
-            for (; m; m &= m - 1u) {
-                uint32_t q = base + (uint32_t)lcan_ctz64(m);
-                if (n->inj_cr[q] > 0) {
-                    uint32_t gp = lg[q], sw = n->port_sw[gp];
-                    if (--n->inj_cr[q] == 0)
-                        n->n_inj_zero++;
-                    n->flit_d[n->g.n_port + q] = LCAN_VALID | (in->inj_flit[q] & n->fmask);
-                    n->swd[sw].arr[n->nxt] |= (uint64_t)1 << n->port_loc[gp];
-                    lcan_net_wake(n, sw);
-                }
-            }
-        }
+    uint32_t base, NP = n->g.NP, k;
+    if (iv == NULL)
+        return;
+    if (in->inj_list != NULL) {
+        for (k = 0; k < in->n_inj; k++)
+            leaf_inject(n, in, in->inj_list[k]);
+        return;
+    }
+    for (base = 0; base < NP; base += 64) {
+        uint64_t m = lcan_nonzero_bytes(iv + base, NP - base < 64 ? NP - base : 64);
+        for (; m; m &= m - 1u)
+            leaf_inject(n, in, base + (uint32_t)lcan_ctz64(m));
+    }
 }
 
 static void write_outputs(const lcan_net *n, lcan_out *out)
@@ -596,9 +614,9 @@ static void write_outputs(const lcan_net *n, lcan_out *out)
     }
     for (l = 1; l <= g->h; l++) {
         if (out->cnt_up)
-            out->cnt_up[l - 1] = n->cnt_up[l];
+            out->cnt_up[l - 1] = n->cnt_ud[l][1];
         if (out->cnt_down)
-            out->cnt_down[l - 1] = n->cnt_down[l];
+            out->cnt_down[l - 1] = n->cnt_ud[l][0];
         if (out->cnt_drop)
             out->cnt_drop[l - 1] = n->cnt_drop[l];
     }
@@ -661,10 +679,19 @@ static inline void tick_state(lcan_net *n, const lcan_in *in)
         else
             lcan_net_packet_switches(n);
         leaf_fast(n, in);
-        for (k = 0; k < n->n_crl_cur; k++) { /* credits arriving this tick (spec 8.3 step 6, 8.4) */
-            uint32_t c = n->crl_cur[k], was_zero = n->cr[c]++ == 0;
-            n->swd[n->port_sw[c]].avail_m |= (uint64_t)1 << n->port_loc[c];
-            n->n_inj_zero -= was_zero & (c >= g->n_port); /* a network port ready again */
+        { /* credits arriving this tick (spec 8.3 step 6, 8.4); the network's fields in locals, as the
+           * stores would otherwise make the compiler reload them on every credit */
+            const uint32_t *crl = n->crl_cur, *port_sw = n->port_sw, ncrl = n->n_crl_cur, np = g->n_port;
+            const uint8_t *port_loc = n->port_loc;
+            uint16_t *cr = n->cr;
+            lcan_fast_sw *swd = n->swd;
+            uint32_t inj_zero = n->n_inj_zero;
+            for (k = 0; k < ncrl; k++) {
+                uint32_t c = crl[k], was_zero = cr[c]++ == 0;
+                swd[port_sw[c]].avail_m |= (uint64_t)1 << port_loc[c];
+                inj_zero -= was_zero & (c >= np); /* a network port ready again */
+            }
+            n->n_inj_zero = inj_zero;
         }
         tmp = n->flit_q; n->flit_q = n->flit_d; n->flit_d = tmp;
         n->cur ^= 1u;

@@ -30,6 +30,9 @@
 typedef struct {
     int P, D, p, m, top;           /* top: l == h (no uppers, nothing goes up) */
     uint32_t hi_mask, dmask, off;  /* route decision: digits above l, digit l = (dest >> off) & dmask */
+    uint32_t xsh;                  /* the same on a flit f, without its dest first: digit l = (f >> xsh) &
+                                      dmask (xsh = sh_dest + off), the digits above l f & hi_f */
+    uint64_t hi_f;                 /* (hi_mask << sh_dest) */
     uint32_t in_mask, up_mask, dn_mask;
     int U;
     int uorder;                    /* class UP scans D + sigma[k] (UP_CHOICE = uniform and U >= 3) */
@@ -46,6 +49,7 @@ typedef struct {
                                       D + r_up from s[15:8], r_dn from s[23:16] */
     uint64_t want_t[65];           /* a unicast's want set by class: DOWN(x) at x < m, UP at m */
     uint8_t base_t[65];            /* its class start less the offset: x * p, 0 for UP (st_up holds D) */
+    uint32_t *cnt_o[64];           /* the counter a send on output o adds to: cnt_ud[l][o >= D] */
 } lcan_fast_level;
 
 /* The largest up_tab: 2^12 rows (U <= 5; kary(4,n)'s U = 4 reads 7 bits, 128 rows of 4 bytes). */
@@ -61,12 +65,15 @@ typedef struct {
     uint64_t stamp;    /* n->ticks when already in act_nxt */
     uint32_t pb, hi;   /* first global port; the switch's digits a_{l+1..h} (geom hi) */
     int l;
-    uint32_t spare[3];
+    uint32_t spare;
+    uint64_t hi_f;     /* hi << sh_dest: a unicast at this switch goes up when f & lv->hi_f != hi_f */
 } lcan_fast_sw;
 
-typedef struct {
+typedef struct { /* 16 bytes: indexed by a shift */
     uint32_t sw, q; /* switch fed by an output (n_sw at a leaf), network port q at a leaf */
-    uint8_t loc, leaf; /* its local input (0 at a leaf); 1 at a leaf */
+    uint8_t loc, leaf, cred; /* its local input (0 at a leaf); 1 at a leaf; 1 - leaf: the output holds
+                                credits (the level-1 downers do not, spec 8.2) */
+    uint8_t spare[5];
 } lcan_fast_link;
 
 struct lcan_net {
@@ -90,7 +97,9 @@ struct lcan_net {
     size_t fq_base[LCAN_MAX_LEVELS + 2];
     uint64_t *inj;               /* per network port: injection register */
     uint16_t *inj_cr;            /* packet: per network port (= cr + n_port, one allocation) */
-    uint32_t cnt_up[LCAN_MAX_LEVELS + 1], cnt_down[LCAN_MAX_LEVELS + 1], cnt_drop[LCAN_MAX_LEVELS + 1];
+    uint32_t cnt_ud[LCAN_MAX_LEVELS + 1][2]; /* per level: [0] cnt_down, [1] cnt_up (spec 9): a send counts
+                                                in cnt_ud[l][o >= D], one add */
+    uint32_t cnt_drop[LCAN_MAX_LEVELS + 1];
 
     /* Packet mode, every P_l <= 64 and FLOOD_Q = 0 (fast = 1): event-driven tick, same behaviour (net_packet.c).
      * Only switches with an arriving flit or a non-empty FIFO are visited; the per-switch 64-bit
@@ -124,6 +133,8 @@ struct lcan_net {
                                     NP + 1 entries (one spare: send_flit writes before counting) */
     uint32_t n_ejl_q, n_ejl_d;
     uint32_t n_inj_zero;         /* network ports with inj_cr == 0 (inj_ready = 0) */
+    int bcast_in;                /* a broadcast was injected since the reset: every flit enters at a
+                                    leaf (leaf_fast), so without one no candidate is a broadcast */
 
     /* Faults (spec 14). Nothing here is allocated until a tick brings a fault pin or a row write,
      * so a network never given faults costs nothing and runs as before.
@@ -196,8 +207,8 @@ static inline void lcan_net_sw_view(struct lcan_net *n, int l, uint32_t x, lcan_
                 : NULL;
     st->fq_head = fq ? n->fq_head + pb : NULL;
     st->fq_count = fq ? n->fq_count + pb : NULL;
-    st->cnt_up = &n->cnt_up[l];
-    st->cnt_down = &n->cnt_down[l];
+    st->cnt_up = &n->cnt_ud[l][1];
+    st->cnt_down = &n->cnt_ud[l][0];
     st->cnt_drop = &n->cnt_drop[l];
 }
 

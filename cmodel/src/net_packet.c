@@ -71,13 +71,13 @@ static inline void send_flit(struct lcan_net *n, uint32_t pb, int o, uint64_t f,
     const lcan_fast_link *to = &n->out_to[go];
     lcan_fast_sw *rd = &n->swd[to->sw];
     uint64_t t = n->ticks;
-    dec = !to->leaf; /* the outputs facing leaves, the level-1 downers, hold no credits (spec 8.2) */
+    dec = to->cred; /* the outputs facing leaves, the level-1 downers, hold no credits (spec 8.2) */
     n->flit_d[go] = f;
     n->ejl_d[n->n_ejl_d] = to->q;
     n->n_ejl_d += to->leaf;
     rd->arr[n->nxt] |= bit64(to->loc);
     n->act_nxt[n->n_act_nxt] = to->sw;
-    n->n_act_nxt += (uint32_t)(rd->stamp != t) & (uint32_t)!to->leaf;
+    n->n_act_nxt += (uint32_t)(rd->stamp != t) & dec;
     rd->stamp = t;
     c = n->cr[go] - dec;
     n->cr[go] = (uint16_t)c;
@@ -99,37 +99,44 @@ static uint64_t fast_off(const struct lcan_net *n, uint32_t sw, int l, lcan_sw_f
 }
 
 /* The end of a switch's tick (spec 8.3 steps 5-6) for the inputs at pb: a consumed candidate
- * (consm) returns its credit; then the FIFOs that change, in one pass without branches: a consumed
- * candidate leaves its FIFO if it came from there (fm: the inputs whose candidate was the FIFO's
- * head); the arriving flit (arr) is stored unless it was the candidate and got consumed (a consumed
- * arriving flit, the common case below saturation, and a blocked head with nothing arriving change
- * nothing). Returns the new FIFO mask. */
+ * (consm) returns its credit; then the FIFOs that change: a consumed candidate leaves its FIFO if it
+ * came from there (popm; fm: the inputs whose candidate was the FIFO's head); the arriving flit (arr)
+ * is stored unless it was the candidate and got consumed (pushm; a consumed arriving flit, the
+ * common case below saturation, and a blocked head with nothing arriving change nothing). One loop
+ * per case (pop, push, both: the slot just freed by the pop's count), each without branches on the
+ * data, indices wrapping by arithmetic. Returns the new FIFO mask. */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
 static inline uint64_t consume_and_store(struct lcan_net *n, uint32_t pb, uint64_t arr, uint64_t fm, uint64_t consm,
                                          uint32_t depth)
 {
-    uint64_t m, popm = consm & fm, pushm = arr & (fm | ~consm), fm_new;
+    uint64_t m, popm = consm & fm, pushm = arr & (fm | ~consm), fm_new = fm | pushm;
     for (m = consm; m; m &= m - 1u)
         return_credit(n, pb + (uint32_t)lcan_ctz64(m));
-    for (m = popm | pushm, fm_new = fm & ~(popm | pushm); m; m &= m - 1u) {
+    for (m = popm & ~pushm; m; m &= m - 1u) { /* the head leaves */
         int i = lcan_ctz64(m);
-        uint32_t gp = pb + (uint32_t)i, pop = (uint32_t)(popm >> i) & 1u, push = (uint32_t)(pushm >> i) & 1u;
-        uint32_t head, count, tail;
-        size_t slot;
-        head = (uint32_t)n->fhead[gp] + pop;
-        head -= depth & (0u - (uint32_t)(head >= depth));
-        count = (uint32_t)n->fcount[gp] - pop;
-        push &= count < depth; /* (never full while credits are honoured) */
-        tail = head + count;
-        tail -= depth & (0u - (uint32_t)(tail >= depth));
-        slot = (size_t)gp * depth + tail;
-        n->fifo[slot] = (n->flit_q[n->in_src[gp]] & all_if((int)push)) | (n->fifo[slot] & ~all_if((int)push));
-        count += push;
-        n->fhead[gp] = (uint16_t)head;
+        uint32_t gp = pb + (uint32_t)i, head = (uint32_t)n->fhead[gp] + 1u, count = (uint32_t)n->fcount[gp] - 1u;
+        n->fhead[gp] = (uint16_t)(head - (depth & (0u - (uint32_t)(head >= depth))));
         n->fcount[gp] = (uint16_t)count;
-        fm_new |= (uint64_t)(count != 0) << i;
+        fm_new &= ~((uint64_t)(count == 0) << i);
+    }
+    for (m = pushm & ~popm; m; m &= m - 1u) { /* the arriving flit joins the tail */
+        int i = lcan_ctz64(m);
+        uint32_t gp = pb + (uint32_t)i, count = n->fcount[gp], tail = (uint32_t)n->fhead[gp] + count;
+        tail -= depth & (0u - (uint32_t)(tail >= depth));
+        if (count < depth) { /* (never full while credits are honoured) */
+            n->fifo[(size_t)gp * depth + tail] = n->flit_q[n->in_src[gp]];
+            n->fcount[gp] = (uint16_t)(count + 1u);
+        }
+    }
+    for (m = popm & pushm; m; m &= m - 1u) { /* both: the count stays */
+        int i = lcan_ctz64(m);
+        uint32_t gp = pb + (uint32_t)i, head = n->fhead[gp], tail = head + n->fcount[gp];
+        tail -= depth & (0u - (uint32_t)(tail >= depth));
+        n->fifo[(size_t)gp * depth + tail] = n->flit_q[n->in_src[gp]];
+        head++;
+        n->fhead[gp] = (uint16_t)(head - (depth & (0u - (uint32_t)(head >= depth))));
     }
     return fm_new;
 }
@@ -275,8 +282,8 @@ static inline void switch_general_t(struct lcan_net *n, uint32_t sw, uint64_t ar
     fm = fm_new;
     if (reqm)
         n->lfsr[sw] = lcan_lfsr_step(s);
-    n->cnt_up[sd->l] += nup;
-    n->cnt_down[sd->l] += ndn;
+    n->cnt_ud[sd->l][1] += nup;
+    n->cnt_ud[sd->l][0] += ndn;
     n->cnt_drop[sd->l] += ndrop;
     sd->avail_m = avail;
     sd->fifo_m = fm;
@@ -305,37 +312,38 @@ static void switch_general_faulty(struct lcan_net *n, uint32_t sw, uint64_t arr,
  * allocator's order (spec 6: r_in, .., P-1, 0, .., r_in-1), without the want / start / grant arrays.
  * An output whose last credit is spent leaves avail while the pass runs; it is taken by then, so the
  * later requests see the same free set as the allocator's. Returns 0 without any effect when a
- * candidate is a broadcast (switch_general then runs). */
+ * candidate is a broadcast (switch_general then runs). may_bcast (a constant in each of the two
+ * copies): whether a broadcast can be among the candidates (n->bcast_in, false unless the traffic has
+ * broadcasts); the copy without reads each candidate in the pass instead of all of them first to
+ * look for one, and is inlined into the loop over the switches. */
 #if defined(__GNUC__)
-__attribute__((noinline))
+__attribute__((always_inline))
 #endif
-static int switch_uni(struct lcan_net *n, uint32_t sw, uint64_t arr, uint64_t fm)
+static inline int switch_uni_t(struct lcan_net *n, uint32_t sw, uint64_t arr, uint64_t fm, const int may_bcast)
 {
     lcan_fast_sw *sd = &n->swd[sw];
     const lcan_fast_level *lv = &n->lv[sd->l];
-    int D = lv->D, sh_bcast = n->sh_bcast;
-    uint32_t pb = sd->pb, s = n->lfsr[sw], nup = 0, ndrop = 0, depth = (uint32_t)n->cfg.depth;
-    uint32_t hi_sw = sd->hi, hi_mask = lv->hi_mask, off = lv->off, dmask = lv->dmask, mm = (uint32_t)lv->m;
-    uint64_t avail = sd->avail_m, cands = arr | fm, m, bc = 0, taken = 0, consm = 0, reqm = 0, seg[2];
+    int sh_bcast = n->sh_bcast;
+    uint32_t pb = sd->pb, s = n->lfsr[sw], ndrop = 0, depth = (uint32_t)n->cfg.depth;
+    uint64_t avail = sd->avail_m, cands = arr | fm, m, bc = 0, taken = 0, consm = 0, dropm = 0, seg[2];
     uint64_t fm_new;
-    uint32_t sh_dest = (uint32_t)n->sh_dest, amask = n->amask;
     int ph;
     uint64_t cand[64];
     uint8_t ord_buf[64];
     const uint8_t *ord = NULL;
     int r_in = lv->r_in[s & 0xFFu];
     uint32_t st_up = lv->st_up[(s >> 8) & 0xFFu], r_dn = lv->r_dn[(s >> 16) & 0xFFu];
-    uint64_t up_in = lv->up_in;
-    int ngr = 0;
 
-    for (m = cands; m; m &= m - 1u) {
-        int i = lcan_ctz64(m);
-        uint64_t f = candidate(n, pb + (uint32_t)i, (int)((fm >> i) & 1u));
-        cand[i] = f;
-        bc |= f;
+    if (may_bcast) {
+        for (m = cands; m; m &= m - 1u) {
+            int i = lcan_ctz64(m);
+            uint64_t f = candidate(n, pb + (uint32_t)i, (int)((fm >> i) & 1u));
+            cand[i] = f;
+            bc |= f;
+        }
+        if ((bc >> sh_bcast) & 1u)
+            return 0;
     }
-    if ((bc >> sh_bcast) & 1u)
-        return 0;
     sd->arr[n->cur] = 0;
     seg[0] = cands & ~(bit64(r_in) - 1u); /* the allocator's order: inputs r_in..P-1, then 0..r_in-1 */
     seg[1] = cands & (bit64(r_in) - 1u);
@@ -343,19 +351,18 @@ static int switch_uni(struct lcan_net *n, uint32_t sw, uint64_t arr, uint64_t fm
     for (m = seg[ph]; m; m &= m - 1u) {
         int i = lcan_ctz64(m), up;
         uint64_t f, want, fr, hi, first, g;
-        uint32_t dest, x, cls, start, upm;
-        f = cand[i];
-        dest = (uint32_t)(f >> sh_dest) & amask;
-        x = (dest >> off) & dmask;
-        up = (int)((up_in >> i) & 1u) & ((dest & hi_mask) != hi_sw); /* spec 4 */
-        if (x >= mm && !up) { /* an invalid digit: discarded on arrival (rare) */
-            consm |= bit64(i);
+        uint32_t x, cls, start, upm;
+        f = may_bcast ? cand[i] : candidate(n, pb + (uint32_t)i, (int)((fm >> i) & 1u));
+        /* (the per-level constants are read where used, not copied first: copies are spilled) */
+        x = (uint32_t)(f >> lv->xsh) & lv->dmask;
+        up = (int)((lv->up_in >> i) & 1u) & ((f & lv->hi_f) != sd->hi_f); /* spec 4 */
+        if (x >= (uint32_t)lv->m && !up) { /* an invalid digit: discarded on arrival (rare) */
+            dropm |= bit64(i);
             ndrop++;
             continue;
         }
-        reqm |= bit64(i);
         upm = 0u - (uint32_t)up;
-        cls = (x & ~upm) | (mm & upm); /* DOWN(x), or UP = m */
+        cls = (x & ~upm) | ((uint32_t)lv->m & upm); /* DOWN(x), or UP = m */
         want = lv->want_t[cls];
         start = lv->base_t[cls] + ((st_up & upm) | (r_dn & ~upm));
         fr = want & avail & ~taken;
@@ -377,21 +384,34 @@ static int switch_uni(struct lcan_net *n, uint32_t sw, uint64_t arr, uint64_t fm
             taken |= g;
             consm |= bit64(i);
             send_flit(n, pb, o, f, &avail);
-            nup += (uint32_t)(o >= D);
-            ngr++;
+            (*lv->cnt_o[o])++;
         }
     }
-    fm_new = consume_and_store(n, pb, arr, fm, consm, depth);
-    if (reqm)
+    fm_new = consume_and_store(n, pb, arr, fm, consm | dropm, depth);
+    if (cands & ~dropm) /* a request was made */
         n->lfsr[sw] = lcan_lfsr_step(s);
-    n->cnt_up[sd->l] += nup;
-    n->cnt_down[sd->l] += (uint32_t)ngr - nup;
     n->cnt_drop[sd->l] += ndrop;
     sd->avail_m = avail;
     sd->fifo_m = fm_new;
     if (fm_new)
         lcan_net_wake(n, sw);
     return 1;
+}
+
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int switch_uni(struct lcan_net *n, uint32_t sw, uint64_t arr, uint64_t fm)
+{
+    return switch_uni_t(n, sw, arr, fm, 1);
+}
+
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void switch_uni_nb(struct lcan_net *n, uint32_t sw, uint64_t arr, uint64_t fm)
+{
+    (void)switch_uni_t(n, sw, arr, fm, 0);
 }
 
 /* One switch on the fast path; faulty: a constant in each copy, as in switch_general_t. */
@@ -403,24 +423,27 @@ static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faul
     lcan_fast_sw *sd = &n->swd[sw];
     uint64_t arr = sd->arr[n->cur], fm = sd->fifo_m, cands = arr | fm, f;
     const lcan_fast_level *lv;
-    int i, D, from_fifo, cons = 1, up;
+    int i, from_fifo, cons = 1, up;
     uint32_t gp, dest, x;
     if (cands == 0)
         return;
     if (cands & (cands - 1u)) {
         if (faulty)
             switch_general_faulty(n, sw, arr, fm);
+        else if (!n->bcast_in)
+            switch_uni_nb(n, sw, arr, fm);
         else if (!switch_uni(n, sw, arr, fm))
             switch_general(n, sw, arr, fm);
         return;
     }
     /* one candidate (the common case below saturation): the allocator's rotation cannot matter */
     lv = &n->lv[sd->l];
-    D = lv->D;
     i = lcan_ctz64(cands);
     gp = sd->pb + (uint32_t)i;
     from_fifo = fm != 0;
-    f = candidate(n, gp, from_fifo);
+    /* (a branch, not candidate()'s selection of both: a lone candidate nearly always arrives, so it
+     * is predicted, and the FIFO is not read) */
+    f = from_fifo ? n->fifo[(size_t)gp * (uint32_t)n->cfg.depth + n->fhead[gp]] : n->flit_q[n->in_src[gp]];
     if ((f >> n->sh_bcast) & 1u) {
         if (faulty)
             switch_general_faulty(n, sw, arr, fm);
@@ -430,8 +453,8 @@ static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faul
     }
     sd->arr[n->cur] = 0;
     dest = lcan_net_dest(n, f);
-    x = (dest >> lv->off) & lv->dmask;
-    up = (int)((lv->up_in >> i) & 1u) & ((dest & lv->hi_mask) != sd->hi); /* spec 4 */
+    x = (uint32_t)(f >> lv->xsh) & lv->dmask;
+    up = (int)((lv->up_in >> i) & 1u) & ((f & lv->hi_f) != sd->hi_f); /* spec 4 */
     if (x < (uint32_t)lv->m || up) { /* (x >= m: an invalid digit, rare) */
         uint64_t want, fr, hi, first, gr, avail = sd->avail_m;
         uint32_t s = n->lfsr[sw], upm = 0u - (uint32_t)up, cls = (x & ~upm) | ((uint32_t)lv->m & upm);
@@ -461,8 +484,7 @@ static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faul
             if (gr) {
                 int o = lcan_ctz64(gr);
                 send_flit(n, sd->pb, o, f, &avail);
-                n->cnt_up[sd->l] += (uint32_t)(o >= D);
-                n->cnt_down[sd->l] += (uint32_t)(o < D);
+                (*lv->cnt_o[o])++;
                 sd->avail_m = avail;
             }
             n->lfsr[sw] = lcan_lfsr_step(s);

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "bytemask.h"
+#include "geo.h"
 #include "json.h"
 #include "lcan_faults.h"
 #include "lcan_traffic.h"
@@ -271,8 +272,8 @@ typedef struct { /* 32 bytes: a tag's slot is touched once per injection, cold (
 } slot;
 
 typedef struct {
-    uint64_t *v;
-    uint64_t len, n, sum, min, max;
+    uint64_t *v;     /* v[x]: how many values x; per packet only this is counted */
+    uint64_t len, n, sum, min, max; /* n, sum, min, max: from v, by counts_finish */
 } counts;
 
 /* The per-packet helpers of the driver's loop, inlined into it. */
@@ -297,13 +298,22 @@ HOT_INLINE static inline int counts_add(counts *c, uint64_t x)
         c->len = nl;
     }
     c->v[x]++;
-    if (c->n == 0 || x < c->min)
-        c->min = x;
-    if (c->n == 0 || x > c->max)
-        c->max = x;
-    c->n++;
-    c->sum += x;
     return 0;
+}
+
+/* n, sum, min and max of the values counted (min = max = 0 when none). */
+static void counts_finish(counts *c)
+{
+    uint64_t x;
+    c->n = c->sum = c->min = c->max = 0;
+    for (x = 0; x < c->len; x++)
+        if (c->v[x] != 0) {
+            if (c->n == 0)
+                c->min = x;
+            c->max = x;
+            c->n += c->v[x];
+            c->sum += x * c->v[x];
+        }
 }
 
 static uint64_t counts_pct(const counts *c, double q)
@@ -322,11 +332,11 @@ static uint64_t counts_pct(const counts *c, double q)
     return c->max;
 }
 
-static double urand(uint64_t *rng) { return (double)(lcan_rng_next_inl(rng) >> 11) * (1.0 / 9007199254740992.0); }
+static double urand(uint64_t *rng) { return unit_of(lcan_rng_next_inl(rng)); }
 
 /* Exactly uniform in 0..n-1 (1 <= n < 2^32): Lemire's multiply-and-shift on the high 32 bits of a
  * draw, rejecting the low products below 2^32 mod n (a division only in that rare case). */
-static uint32_t uniform_n(uint64_t *rng, uint32_t n)
+HOT_INLINE static inline uint32_t uniform_n(uint64_t *rng, uint32_t n)
 {
     uint64_t m = (lcan_rng_next_inl(rng) >> 32) * (uint64_t)n;
     if ((uint32_t)m < n) {
@@ -335,20 +345,6 @@ static uint32_t uniform_n(uint64_t *rng, uint32_t n)
             m = (lcan_rng_next_inl(rng) >> 32) * (uint64_t)n;
     }
     return (uint32_t)(m >> 32);
-}
-
-/* Geometric on {k0, k0+1, ..}: trials until the first success of probability q (q in (0, 1]),
- * k0 = 1; with k0 = 0, failures before it. inv = 1 / log1p(-q) (q < 1). */
-static uint64_t geometric(uint64_t *rng, double q, double inv, int k0)
-{
-    double u, g;
-    if (q >= 1.0)
-        return (uint64_t)k0;
-    u = 1.0 - urand(rng); /* (0, 1] */
-    g = floor(log(u) * inv);
-    if (g > 1e15)
-        g = 1e15;
-    return (uint64_t)g + (uint64_t)k0;
 }
 
 typedef struct {
@@ -366,7 +362,7 @@ typedef struct {
     uint8_t **seen; /* per slot, broadcasts only: the leaves that got their copy */
     uint32_t *sfree;
     double on_q, off_q; /* on/off: end probability of ON per tick, OFF length parameter */
-    double inv_load, inv_on, inv_off; /* 1 / log1p(-q) of the three */
+    geo_tab geo_load, geo_on, geo_off; /* the gaps: Bernoulli, on/off's ON and OFF lengths */
     uint32_t *wheel, *wlink; /* creation calendar: bucket (tick mod WHEEL) -> list of nodes */
     uint32_t *busy, nbusy;   /* nodes with a non-empty source queue, in the order they became so */
     uint64_t *ej_uni, *ej_bc;
@@ -436,12 +432,12 @@ HOT_INLINE static inline uint32_t draw_dest(drv *d, node *nd, uint32_t s)
 HOT_INLINE static inline uint64_t next_creation(drv *d, node *nd, uint64_t now)
 {
     if (d->o->burst <= 0)
-        return now + geometric(&nd->rng, d->o->load, d->inv_load, 1);
+        return now + geometric(&nd->rng, &d->geo_load);
     if (now < nd->on_end)
         return now + 1;
     {
-        uint64_t start = now + 1 + geometric(&nd->rng, d->off_q, d->inv_off, 0);
-        nd->on_end = start + geometric(&nd->rng, d->on_q, d->inv_on, 1) - 1;
+        uint64_t start = now + 1 + geometric(&nd->rng, &d->geo_off);
+        nd->on_end = start + geometric(&nd->rng, &d->geo_on) - 1;
         return start;
     }
 }
@@ -533,7 +529,8 @@ static void drv_free(drv *d)
             free(d->nodes[i].q);
     if (d->seen)
         for (i = 0; i < d->nslot; i++)
-            free(d->seen[i]);
+            if (d->seen[i] != NULL) /* (broadcasts in flight only: most of the 2^16 are NULL) */
+                free(d->seen[i]);
     free(d->nodes);
     free(d->wheel);
     free(d->wlink);
@@ -621,10 +618,11 @@ lcan_status lcan_traffic_run(const lcan_topo *t, const lcan_traffic_pattern *p, 
     if (o->burst > 0) {
         d.on_q = 1.0 / o->burst;
         d.off_q = 1.0 / (1.0 + o->burst * (1.0 - o->load) / o->load);
-        d.inv_on = d.on_q < 1 ? 1.0 / log1p(-d.on_q) : 0;
-        d.inv_off = d.off_q < 1 ? 1.0 / log1p(-d.off_q) : 0;
+        geo_init(&d.geo_on, d.on_q, d.on_q < 1 ? 1.0 / log1p(-d.on_q) : 0, 1);
+        geo_init(&d.geo_off, d.off_q, d.off_q < 1 ? 1.0 / log1p(-d.off_q) : 0, 0);
+    } else {
+        geo_init(&d.geo_load, o->load, o->load < 1 ? 1.0 / log1p(-o->load) : 0, 1);
     }
-    d.inv_load = o->load < 1 ? 1.0 / log1p(-o->load) : 0;
     for (l = 1; l <= d.h; l++) {
         int b;
         for (b = 0; b < lcan_topo_field_width(t, l); b++)
@@ -853,6 +851,8 @@ lcan_status lcan_traffic_run(const lcan_topo *t, const lcan_traffic_pattern *p, 
                 res->drain_cycles = now - 1 - (W + M);
             break;
         }
+        in.inj_list = used_ports; /* the ports with iv set (lcan_in.inj_list: the model need not scan iv) */
+        in.n_inj = nused;
         st = tick(engine, &in, &out);
         res->cycles++;
         if (rf != NULL) {
@@ -942,6 +942,8 @@ lcan_status lcan_traffic_run(const lcan_topo *t, const lcan_traffic_pattern *p, 
         res->accepted_min = mn;
         res->accepted_max = mx;
     }
+    counts_finish(&d.lat);
+    counts_finish(&d.net);
     if (d.lat.n > 0) {
         uint64_t b, span;
         res->latency_avg = (double)d.lat.sum / (double)d.lat.n;

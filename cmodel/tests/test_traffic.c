@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "geo.h"
 #include "lcan.h"
 #include "lcan_traffic.h"
 
@@ -82,6 +83,85 @@ static void checks_clean(check_ctx *c, const char *what, lcan_status st, const l
               (unsigned long long)r->injected, (unsigned long long)r->delivered);
 }
 
+/* geo.h's table gives floor(log(u) * inv) + k0 exactly, from the same draws: random draws, and the
+ * draws at and next to the end of every table interval (where a lookup could go wrong). */
+static void check_geometric(check_ctx *c)
+{
+    static const double qs[] = {0.1, 0.55, 0.9, 0.5, 1.0 / 3, 0.01, 0.001, 0.999, 0.75, 0.027, 1e-5, 1.0};
+    static geo_tab gt;
+    size_t a;
+    for (a = 0; a < sizeof qs / sizeof qs[0]; a++) {
+        double q = qs[a], inv = q < 1 ? 1.0 / log1p(-q) : 0;
+        uint64_t s1 = 99 + a, s2 = s1, i, bad = 0, looked = 0;
+        int d, k;
+        geo_init(&gt, q, inv, (int)(a & 1u));
+        for (k = 0; k < 200000; k++) {
+            uint64_t x = geometric(&s1, &gt), y = (uint64_t)(a & 1u);
+            if (q < 1.0) {
+                double g = floor(log(1.0 - unit_of(lcan_rng_next_inl(&s2))) * inv);
+                y += (uint64_t)(g > 1e15 ? 1e15 : g);
+            }
+            bad += x != y;
+        }
+        for (i = 0; q < 1.0 && i < (1u << GEO_BITS); i++)
+            for (d = -3; d <= 3; d++) {
+                uint64_t r = (i << (64 - GEO_BITS)) + (uint64_t)(int64_t)d * 2048u; /* r >> 11 moves by d */
+                double g = floor(log(1.0 - unit_of(r)) * inv);
+                uint32_t e = gt.t[r >> (64 - GEO_BITS)];
+                looked += e != GEO_LOG;
+                bad += e != GEO_LOG && (double)e != g;
+            }
+        /* (for small q nearly every interval holds an end: then the log is computed) */
+        check(c, bad == 0 && (q >= 1.0 || q < 0.01 || looked > (1u << GEO_BITS) * 7u / 2u),
+              "geometric by table, q %g: %llu differ from the formula, %llu looked up", q, (unsigned long long)bad,
+              (unsigned long long)looked);
+    }
+}
+
+/* The model engine without the driver's list of injections (lcan_in.inj_list): it scans inj_valid. */
+static lcan_status tick_without_lists(void *engine, const lcan_in *in, lcan_out *out)
+{
+    lcan_in i2 = *in;
+    i2.inj_list = NULL;
+    return lcan_net_engine_tick(engine, &i2, out);
+}
+
+/* The same statistics whether the model reads the injections from the driver's list or scans for them. */
+static void check_lists(check_ctx *c, const char *spec, double load, double bcast, double burst)
+{
+    lcan_topo *t = topo(spec);
+    lcan_traffic_pattern *p = NULL;
+    lcan_traffic_opts o;
+    lcan_traffic_result r1, r2;
+    lcan_cfg cfg;
+    lcan_net *n = NULL;
+    lcan_status s1, s2;
+    char err[256];
+    lcan_traffic_pattern_new(t, "uniform", NULL, &p, err, sizeof err);
+    lcan_traffic_opts_default(&o);
+    o.load = load;
+    o.warmup = 300;
+    o.measure = 1500;
+    o.bcast = bcast;
+    o.burst = burst;
+    o.drain_all = 1;
+    o.seed = 11;
+    s1 = lcan_traffic_run_model(t, p, &o, &r1);
+    lcan_cfg_default(&cfg);
+    cfg.mode = LCAN_PACKET;
+    cfg.payload_w = o.payload_w;
+    cfg.depth = o.depth;
+    cfg.up_choice = o.up_choice;
+    s2 = lcan_net_new(t, &cfg, &n);
+    if (s2 == LCAN_OK)
+        s2 = lcan_traffic_run(t, p, &o, tick_without_lists, n, &r2);
+    check(c, s1 == LCAN_OK && s2 == LCAN_OK && memcmp(&r1, &r2, sizeof r1) == 0,
+          "%s load %g bcast %g burst %g: the same statistics without the list of injections", spec, load, bcast, burst);
+    lcan_net_free(n);
+    lcan_traffic_pattern_free(p);
+    lcan_topo_free(t);
+}
+
 int main(void)
 {
     check_ctx c = {"test_traffic", 0, 0};
@@ -91,6 +171,11 @@ int main(void)
     size_t k;
     char what[128];
 
+    check_geometric(&c);
+    check_lists(&c, "kary(4,3)", 0.1, 0, 0);
+    check_lists(&c, "kary(4,3)", 0.6, 0.02, 0);
+    check_lists(&c, "cm5", 0.3, 0.01, 4);
+    check_lists(&c, "bft(6;1,2,4,8,16,32)", 0.9, 0, 0);
     /* zero load, exactly: every pair of bitcomp has LCA level h -> min = p50 = 2h - 1 */
     for (k = 0; k < sizeof specs / sizeof specs[0]; k++) {
         lcan_topo *t = topo(specs[k]);

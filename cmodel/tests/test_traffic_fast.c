@@ -27,6 +27,7 @@ static void run(check_ctx *c, const char *spec, int depth, double rate, double b
     uint64_t *fl, *fa, *fb;
     uint32_t cua[16], cub[16], cda[16], cdb[16];
     size_t nd;
+    uint32_t *injl, ninj;
     lcan_in in;
     lcan_out oa, ob, oc;
 
@@ -62,7 +63,10 @@ static void run(check_ctx *c, const char *spec, int depth, double rate, double b
     da = calloc(nd, 1);
     db = calloc(nd, 1);
     ec = calloc(NP, 1);
+    injl = calloc(NP, sizeof *injl);
     memset(&in, 0, sizeof in);
+    memset(&oa, 0, sizeof oa);
+    memset(&ob, 0, sizeof ob);
     in.inj_valid = iv;
     in.inj_flit = fl;
     oa.inj_ready = ra; oa.inj_ack = aa; oa.ej_valid = ea; oa.ej_flit = fa; oa.cnt_up = cua; oa.cnt_down = cda; oa.cnt_drop = NULL;
@@ -91,9 +95,16 @@ static void run(check_ctx *c, const char *spec, int depth, double rate, double b
                 if (test_rng(&seed) % 1000 == 0) /* now and then an invalid destination digit */
                     fl[q] |= ((uint64_t)1 << (16 + lcan_topo_addr_width(t))) - ((uint64_t)1 << 16);
             }
+        /* every other tick the injections also as a list (lcan_in.inj_list; b, the full scan, ignores it) */
+        for (ninj = 0, q = NP; q-- > 0;) /* (in any order: descending here) */
+            if (iv[q])
+                injl[ninj++] = q;
+        in.inj_list = (k & 1) ? injl : NULL;
+        in.n_inj = ninj;
         lcan_net_tick(a, &in, &oa);
         lcan_net_tick(b, &in, &ob);
         lcan_net_tick(c3, &in, &oc);
+
         lcan_net_debug_dump(a, da, nd);
         lcan_net_debug_dump(b, db, nd);
         if (memcmp(ra, rb, NP) || memcmp(ea, eb, NP) || memcmp(fa, fb, NP * 8) || memcmp(aa, ab, NP) ||
@@ -103,6 +114,7 @@ static void run(check_ctx *c, const char *spec, int depth, double rate, double b
         check(c, !bad, "%s depth %d rate %g bcast %g uc %d: fast and full-scan ticks differ at tick %d", spec, depth,
               rate, brate, uc, k);
     }
+    free(injl);
     free(iv); free(ra); free(rb); free(ea); free(eb); free(aa); free(ab); free(fl); free(fa); free(fb); free(da); free(db); free(ec);
     lcan_net_free(a);
     lcan_net_free(b);
@@ -124,6 +136,7 @@ int main(void)
             run(&c, specs[k], 4, 0.9, 0.01, 1500, 21 + k, u);
             run(&c, specs[k], 1, 0.5, 0.05, 800, 31 + k, u);
             run(&c, specs[k], 3, 0.3, 0.0, 800, 41 + k, u);
+            run(&c, specs[k], 4, 0.9, 0.0, 800, 61 + k, u); /* unicasts only, saturated (switch_uni_nb) */
             run(&c, specs[k], 8, 0.2, 0.3, 600, 51 + k, u); /* mostly broadcasts, half of them flooding */
         }
     return check_done(&c);
