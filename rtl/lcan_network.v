@@ -504,52 +504,66 @@ module lcan_network #(
                     );
                 end
 
-                // per-level sums (spec 9), modulo 2^32, and the level's part of the debug view
-                // (Verilator: one loop; elsewhere one assignment per switch, as for the ports)
-                reg [31:0]        sum_up;
-                reg [31:0]        sum_down;
-                reg [31:0]        sum_drop;
-                integer           si;
+                // per-level sums and the debug view only with OBSERVE = 1: with OBSERVE = 0 the
+                // switches' outputs are constant 0, but a synthesis tool that keeps each switch a
+                // module of its own cannot see it and would build the adders (spec 13)
+                if (OBSERVE != 0) begin : g_obs
+                    // per-level sums (spec 9), modulo 2^32, and the level's part of the debug view
+                    // (Verilator: one loop; elsewhere one assignment per switch, as for the ports)
+                    reg [31:0]        sum_up;
+                    reg [31:0]        sum_down;
+                    reg [31:0]        sum_drop;
+                    integer           si;
 
-                always @* begin
-                    sum_up = 32'd0;
-                    sum_down = 32'd0;
-                    sum_drop = 32'd0;
-                    for (si = 0; si < S; si = si + 1) begin
-                        sum_up = sum_up + sw_cnt_up[si];
-                        sum_down = sum_down + sw_cnt_down[si];
-                        sum_drop = sum_drop + sw_cnt_drop[si];
+                    always @* begin
+                        sum_up = 32'd0;
+                        sum_down = 32'd0;
+                        sum_drop = 32'd0;
+                        for (si = 0; si < S; si = si + 1) begin
+                            sum_up = sum_up + sw_cnt_up[si];
+                            sum_down = sum_down + sw_cnt_down[si];
+                            sum_drop = sum_drop + sw_cnt_drop[si];
+                        end
                     end
-                end
 
-                assign cnt_up[(l-1)*32 +: 32] = sum_up;
-                assign cnt_down[(l-1)*32 +: 32] = sum_down;
-                assign cnt_drop[(l-1)*32 +: 32] = sum_drop;
-                // (with flood queues the second halves go to the second block, DBG_BYTES further)
+                    assign cnt_up[(l-1)*32 +: 32] = sum_up;
+                    assign cnt_down[(l-1)*32 +: 32] = sum_down;
+                    assign cnt_drop[(l-1)*32 +: 32] = sum_drop;
+                    // (with flood queues the second halves go to the second block, DBG_BYTES further)
 `ifdef VERILATOR
-                reg [S*PL*8*DBGK-1:0] dbg_level;
-                integer               di;
+                    reg [S*PL*8*DBGK-1:0] dbg_level;
+                    integer               di;
 
-                always @* begin
-                    for (di = 0; di < S; di = di + 1) begin
-                        dbg_level[di*PL*8 +: PL*8] = sw_dbg[di][PL*8-1:0];
-                        if (FQ)
-                            dbg_level[(S + di)*PL*8 +: PL*8] = sw_dbg[di][PL*8*DBGK-1 -: PL*8];
+                    always @* begin
+                        for (di = 0; di < S; di = di + 1) begin
+                            dbg_level[di*PL*8 +: PL*8] = sw_dbg[di][PL*8-1:0];
+                            if (FQ)
+                                dbg_level[(S + di)*PL*8 +: PL*8] = sw_dbg[di][PL*8*DBGK-1 -: PL*8];
+                        end
                     end
-                end
 
-                assign dbg[DB0*8 +: S*PL*8] = dbg_level[S*PL*8-1:0];
-                if (FQ) begin : g_dbg_q
-                    assign dbg[(DBG_BYTES + DB0)*8 +: S*PL*8] = dbg_level[S*PL*8*DBGK-1 -: S*PL*8];
-                end
+                    assign dbg[DB0*8 +: S*PL*8] = dbg_level[S*PL*8-1:0];
+                    if (FQ) begin : g_dbg_q
+                        assign dbg[(DBG_BYTES + DB0)*8 +: S*PL*8] = dbg_level[S*PL*8*DBGK-1 -: S*PL*8];
+                    end
 `else
-                for (x = 0; x < S; x = x + 1) begin : g_dbg
-                    assign dbg[(DB0 + x*PL)*8 +: PL*8] = sw_dbg[x][PL*8-1:0];
-                    if (FQ) begin : g_q
-                        assign dbg[(DBG_BYTES + DB0 + x*PL)*8 +: PL*8] = sw_dbg[x][PL*8*DBGK-1 -: PL*8];
+                    for (x = 0; x < S; x = x + 1) begin : g_dbg
+                        assign dbg[(DB0 + x*PL)*8 +: PL*8] = sw_dbg[x][PL*8-1:0];
+                        if (FQ) begin : g_q
+                            assign dbg[(DBG_BYTES + DB0 + x*PL)*8 +: PL*8] = sw_dbg[x][PL*8*DBGK-1 -: PL*8];
+                        end
                     end
-                end
 `endif
+                end else begin : g_noobs
+                    assign cnt_up[(l-1)*32 +: 32] = 32'd0;
+                    assign cnt_down[(l-1)*32 +: 32] = 32'd0;
+                    assign cnt_drop[(l-1)*32 +: 32] = 32'd0;
+                    assign dbg[DB0*8 +: S*PL*8] = {S*PL*8{1'b0}};
+                    if (FQ) begin : g_dbg_q
+                        assign dbg[(DBG_BYTES + DB0)*8 +: S*PL*8] = {S*PL*8{1'b0}};
+                    end
+                    wire unused_obs = &{1'b0, sw_cnt_up[0], sw_cnt_down[0], sw_cnt_drop[0], sw_dbg[0]};
+                end
             end
         end
     endgenerate

@@ -41,6 +41,8 @@ RTL_LINT_FAULTS := lcan-2-4-16 lcan-3-3-81 bft-4-1-2-4-8 pgft-3-odd gft-1-4-1
 # linted with flood queues as well (spec 8.7, FLOOD_Q > 0: packet mode, UP_CHOICE = 1, each FAULTS
 # value of the configuration): NAME:FLOOD_Q - a one-flit queue, 255 (the widest count), one of 2..5
 RTL_LINT_FLOOD := bft-4-1-2-4-8:255 pgft-3-odd:5 gft-1-4-1:5
+# linted with OBSERVE = 0 as well (no counters, no debug view; both modes, flood queues as listed)
+RTL_LINT_NOOBS := lcan-2-2-16 bft-4-1-2-4-8
 
 RTL_SYNTH_CONFIGS := \
   lcan-2-2-16=4:2,2,2,2:1,2,2,2:1,1,1,1 \
@@ -99,12 +101,14 @@ lint-rtl-verilator: $(BUILD)/lcan
 	  for mode in 0 1; do for uc in $$ucs; do for fl in $$fls; do for fq in $$fqs; do \
 	    if [ $$uc = 0 ] && [ $$fl = 1 ]; then continue; fi; \
 	    if [ $$fq != 0 ] && { [ $$mode = 0 ] || [ $$uc = 0 ]; }; then continue; fi; \
+	    obs="1 $$(case " $(RTL_LINT_NOOBS) " in *" $$name "*) [ $$uc = 1 ] && [ $$fl = 0 ] && echo 0;; esac; true)"; \
+	    for ob in $$obs; do \
 	    $(VERILATOR) --lint-only -Wall rtl/lint.vlt $(RTL_INC) -f $(RTL_F) --top-module lcan_network \
-	      $$(bash rtl/params.sh verilator $$cfg $$mode) -GUP_CHOICE=$$uc -GFAULTS=$$fl -GFLOOD_Q=$$fq \
-	      || { echo "lint-rtl: verilator FAILED on $$name mode $$mode UP_CHOICE $$uc FAULTS $$fl FLOOD_Q $$fq"; exit 1; }; \
+	      $$(bash rtl/params.sh verilator $$cfg $$mode) -GUP_CHOICE=$$uc -GFAULTS=$$fl -GFLOOD_Q=$$fq -GOBSERVE=$$ob \
+	      || { echo "lint-rtl: verilator FAILED on $$name mode $$mode UP_CHOICE $$uc FAULTS $$fl FLOOD_Q $$fq OBSERVE $$ob"; exit 1; }; \
 	    n=$$((n+1)); \
-	  done; done; done; done; done; \
-	echo "lint-rtl: verilator -Wall clean on $$n configuration/mode/UP_CHOICE/FAULTS/FLOOD_Q combinations"
+	  done; done; done; done; done; done; \
+	echo "lint-rtl: verilator -Wall clean on $$n configuration/mode/UP_CHOICE/FAULTS/FLOOD_Q/OBSERVE combinations"
 
 # iverilog -Wall: compile (elaborate) every configuration, both modes; any warning fails
 lint-rtl-iverilog: $(BUILD)/lcan

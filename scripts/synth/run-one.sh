@@ -66,7 +66,8 @@ while read -r f; do
 done < "$SYNTH_FLIST"
 
 # NAME=a,b,c -> NAME=<n*32>'h... (entry 1 in the low bits); plain values pass unchanged
-chparams=()   # for yosys hierarchy -chparam
+chparams=()   # for yosys chparam -set (before hierarchy: yosys 0.23's `hierarchy -chparam` stops with
+              # "Assert modules_.count(module->name) == 0" on lcan_network with OBSERVE = 0)
 vparams=()    # for the wrapper's instance
 for kv in $params; do
   k="${kv%%=*}"; v="${kv#*=}"
@@ -76,7 +77,7 @@ for kv in $params; do
     for x in "${vals[@]}"; do hex="$(printf '%08x' "$x")$hex"; done
     v="$(( ${#vals[@]} * 32 ))'h$hex"
   fi
-  chparams+=(-chparam "$k" "$v")
+  chparams+=(-set "$k" "$v")
   vparams+=("$k=$v")
 done
 
@@ -126,7 +127,7 @@ keep=""
 [ "$top" = lcan_switch ] || keep="setattr -mod -set keep_hierarchy 1 *lcan_switch;"
 
 # 1. technology-independent cell count, and the DUT's ports for the wrapper
-run "$tmp" generic generic.log "$YOSYS" -p "read_verilog $ysfiles; hierarchy -check -top $top $chp;
+run "$tmp" generic generic.log "$YOSYS" -p "read_verilog $ysfiles; chparam $chp $top; hierarchy -check -top $top; rename -top $top;
   $keep synth -flatten -top $top; tee -q -o $tmp/generic.stat.json stat -json;
   delete $top/c:*; opt_clean -purge; write_json $tmp/ports.json" || fail "yosys synth (generic)" generic.log
 
@@ -161,7 +162,8 @@ if [ "$ecp5" = 1 ]; then
   if run "$tmp" ecp5-synth ecp5-synth.log "$YOSYS_ECP5" -p "read_verilog ${rel[*]} synth_wrap.v;
       hierarchy -top synth_wrap; $keep
       synth_ecp5 -top synth_wrap -json ecp5.json; tee -q -o ecp5.stat.json stat -json"; then
-    run "$tmp" ecp5-pnr ecp5-pnr.log "$NEXTPNR_ECP5" --85k --package CABGA381 --json ecp5.json \
+    # (pnr-fit.sh: nextpnr-ecp5 does not stop by itself on a design larger than the device)
+    run "$tmp" ecp5-pnr ecp5-pnr.log bash "$here/pnr-fit.sh" "$NEXTPNR_ECP5" --85k --package CABGA381 --json ecp5.json \
       --freq "$SYNTH_FREQ" --seed "$SYNTH_SEED" --timing-allow-fail --report ecp5-pnr.json || true
   fi
   rm -rf "$tmp/ecp5.json" "$tmp/src"
