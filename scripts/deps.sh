@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what the project needs and is missing, with apt-get (Debian). Says what it does.
 # Tools: gcc, make (build); verilator, iverilog (simulation); yosys, nextpnr-ice40, icestorm
-# (synthesis); gnuplot (plots); graphviz (lcan gen / lcan draw pictures). Then the pinned Python
+# (synthesis); gnuplot (plots); graphviz (lcan gen / lcan draw pictures); the tcmalloc library
+# (tb/lcan-rtl preloads it into Verilator: its front end spends much of its time in glibc's malloc,
+# docs/verification.md 6). Then the pinned Python
 # tools from PyPI in build/venv (scripts/deps-py.sh: fusesoc). Idempotent: one line per part when
 # all is present.
 set -euo pipefail
@@ -14,8 +16,13 @@ missing=()
 for tool in "${!pkg_of[@]}"; do
   command -v "$tool" >/dev/null 2>&1 || missing+=("${pkg_of[$tool]}")
 done
+# libraries: package -> the file tb/lcan-rtl looks for
+declare -A lib_of=([libtcmalloc-minimal4]=libtcmalloc_minimal.so.4)
+for p in "${!lib_of[@]}"; do
+  { ldconfig -p || /sbin/ldconfig -p; } 2>/dev/null | grep -q "${lib_of[$p]}" || missing+=("$p")
+done
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "deps: all tools present (gcc make verilator iverilog yosys nextpnr-ice40 icestorm gnuplot graphviz)"
+  echo "deps: all tools present (gcc make verilator iverilog yosys nextpnr-ice40 icestorm gnuplot graphviz tcmalloc)"
   exec bash "$(dirname "$0")/deps-py.sh"
 fi
 sudo=""
