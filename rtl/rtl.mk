@@ -98,11 +98,11 @@ lint-rtl-verilator: $(BUILD)/lcan
 	  ucs="1 $$(case " $(RTL_LINT_ROTATE) " in *" $$name "*) echo 0;; esac)"; \
 	  fls="0 $$(case " $(RTL_LINT_FAULTS) " in *" $$name "*) echo 1;; esac)"; \
 	  fqs="0 $$(for f in $(RTL_LINT_FLOOD); do case $$f in "$$name":*) echo "$${f#*:}";; esac; done)"; \
-	  for mode in 0 1; do for uc in $$ucs; do for fl in $$fls; do for fq in $$fqs; do \
+	  obs="1 $$(case " $(RTL_LINT_NOOBS) " in *" $$name "*) echo 0;; esac)"; \
+	  for mode in 0 1; do for uc in $$ucs; do for fl in $$fls; do for fq in $$fqs; do for ob in $$obs; do \
 	    if [ $$uc = 0 ] && [ $$fl = 1 ]; then continue; fi; \
 	    if [ $$fq != 0 ] && { [ $$mode = 0 ] || [ $$uc = 0 ]; }; then continue; fi; \
-	    obs="1 $$(case " $(RTL_LINT_NOOBS) " in *" $$name "*) [ $$uc = 1 ] && [ $$fl = 0 ] && echo 0;; esac; true)"; \
-	    for ob in $$obs; do \
+	    if [ $$ob = 0 ] && { [ $$uc = 0 ] || [ $$fl = 1 ]; }; then continue; fi; \
 	    $(VERILATOR) --lint-only -Wall rtl/lint.vlt $(RTL_INC) -f $(RTL_F) --top-module lcan_network \
 	      $$(bash rtl/params.sh verilator $$cfg $$mode) -GUP_CHOICE=$$uc -GFAULTS=$$fl -GFLOOD_Q=$$fq -GOBSERVE=$$ob \
 	      || { echo "lint-rtl: verilator FAILED on $$name mode $$mode UP_CHOICE $$uc FAULTS $$fl FLOOD_Q $$fq OBSERVE $$ob"; exit 1; }; \
