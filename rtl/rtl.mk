@@ -92,9 +92,12 @@ TESTS += test-rtl
 lint-rtl: lint-rtl-verilator lint-rtl-iverilog synth-smoke
 
 # verilator -Wall: every configuration, both modes (UP_CHOICE = 0 too for RTL_LINT_ROTATE, FLOOD_Q > 0
-# too for RTL_LINT_FLOOD); waivers only in rtl/lint.vlt
+# too for RTL_LINT_FLOOD); waivers only in rtl/lint.vlt. The combinations are listed first, then
+# linted LINT_JOBS at a time (each verilator --lint-only is single-threaded)
+LINT_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 lint-rtl-verilator: $(BUILD)/lcan
-	@set -e; n=0; for c in $(RTL_CONFIGS); do name=$${c%%=*}; cfg=$${c#*=}; \
+	@set -e; mkdir -p $(RTL_BUILD); list=$(RTL_BUILD)/lint-verilator.list; : > $$list; \
+	for c in $(RTL_CONFIGS); do name=$${c%%=*}; cfg=$${c#*=}; \
 	  ucs="1 $$(case " $(RTL_LINT_ROTATE) " in *" $$name "*) echo 0;; esac)"; \
 	  fls="0 $$(case " $(RTL_LINT_FAULTS) " in *" $$name "*) echo 1;; esac)"; \
 	  fqs="0 $$(for f in $(RTL_LINT_FLOOD); do case $$f in "$$name":*) echo "$${f#*:}";; esac; done)"; \
@@ -103,11 +106,13 @@ lint-rtl-verilator: $(BUILD)/lcan
 	    if [ $$uc = 0 ] && [ $$fl = 1 ]; then continue; fi; \
 	    if [ $$fq != 0 ] && { [ $$mode = 0 ] || [ $$uc = 0 ]; }; then continue; fi; \
 	    if [ $$ob = 0 ] && { [ $$uc = 0 ] || [ $$fl = 1 ]; }; then continue; fi; \
-	    $(VERILATOR) --lint-only -Wall rtl/lint.vlt $(RTL_INC) -f $(RTL_F) --top-module lcan_network \
-	      $$(bash rtl/params.sh verilator $$cfg $$mode) -GUP_CHOICE=$$uc -GFAULTS=$$fl -GFLOOD_Q=$$fq -GOBSERVE=$$ob \
-	      || { echo "lint-rtl: verilator FAILED on $$name mode $$mode UP_CHOICE $$uc FAULTS $$fl FLOOD_Q $$fq OBSERVE $$ob"; exit 1; }; \
-	    n=$$((n+1)); \
+	    echo "$$name $$cfg $$mode $$uc $$fl $$fq $$ob" >> $$list; \
 	  done; done; done; done; done; done; \
+	n=$$(wc -l < $$list); \
+	if ! xargs -P $(LINT_JOBS) -L 1 bash -c '$(VERILATOR) --lint-only -Wall rtl/lint.vlt $(RTL_INC) -f $(RTL_F) \
+	      --top-module lcan_network $$(bash rtl/params.sh verilator $$1 $$2) -GUP_CHOICE=$$3 -GFAULTS=$$4 \
+	      -GFLOOD_Q=$$5 -GOBSERVE=$$6 || { echo "lint-rtl: verilator FAILED on $$0 mode $$2 UP_CHOICE $$3 FAULTS $$4 FLOOD_Q $$5 OBSERVE $$6"; exit 1; }' \
+	      < $$list; then echo "lint-rtl: verilator -Wall FAILED (see above)"; exit 1; fi; \
 	echo "lint-rtl: verilator -Wall clean on $$n configuration/mode/UP_CHOICE/FAULTS/FLOOD_Q/OBSERVE combinations"
 
 # iverilog -Wall: compile (elaborate) every configuration, both modes; any warning fails
