@@ -280,6 +280,7 @@ static int fast_alloc(lcan_net *n)
         lcan_fast_level *lv = &n->lv[l];
         int c;
         const lcan_sw_k *k = &n->swk[l]; /* the switch constants (sw.h), as masks */
+        lv->l = l;
         lv->P = k->P;
         lv->D = k->D;
         lv->p = k->p;
@@ -307,6 +308,9 @@ static int fast_alloc(lcan_net *n)
             lv->base_t[c] = (uint8_t)(c * k->p);
         }
         lv->want_t[k->m] = lv->up_want;
+        for (c = 0; c < k->m; c++)
+            lv->cyc_t[c] = (uint8_t)(k->p > 1);
+        lv->cyc_t[k->m] = (uint8_t)(k->U > 1 && !lv->uorder);
         for (c = 0; c < k->P; c++)
             lv->cnt_o[c] = &n->cnt_ud[l][c >= k->D];
         lv->base_t[k->m] = 0;
@@ -322,7 +326,7 @@ static int fast_alloc(lcan_net *n)
             n->swd[sw].pb = g->port_base[l] + x * (uint32_t)g->P[l];
             n->swd[sw].hi = g->hi[sw];
             n->swd[sw].hi_f = (uint64_t)g->hi[sw] << n->sh_dest;
-            n->swd[sw].l = l;
+            n->swd[sw].lv = lv;
             for (j = 0; j < g->P[l]; j++) {
                 uint32_t gp = n->swd[sw].pb + (uint32_t)j;
                 n->port_sw[gp] = sw;
@@ -338,7 +342,7 @@ static int fast_alloc(lcan_net *n)
         uint32_t pr = g->peer[x], leaf = (pr & LCAN_PEER_LEAF) != 0;
         n->in_src[x] = leaf ? (uint32_t)np + (pr & ~LCAN_PEER_LEAF) : pr;
         n->out_to[x].sw = leaf ? g->n_sw : n->port_sw[pr];
-        n->out_to[x].q = leaf ? pr & ~LCAN_PEER_LEAF : 0;
+        n->out_to[x].rx = leaf ? (uint32_t)np + (pr & ~LCAN_PEER_LEAF) : pr;
         n->out_to[x].loc = leaf ? 0 : n->port_loc[pr];
         n->out_to[x].leaf = (uint8_t)leaf;
         n->out_to[x].cred = (uint8_t)!leaf;
@@ -533,8 +537,8 @@ static void leaf_tick(lcan_net *n, const lcan_in *in)
 }
 
 /* leaf_tick in fast mode, for a network port q whose inj_valid is set: the same registers; the
- * injection register (flit_d[n_port + q], see net_internal.h) is only written when valid (the level-1
- * switch reads it only when woken by it); the credits from the level-1 switches are added afterwards
+ * injection register (the flit register of the level-1 input it feeds, flit_d[leaf_gp[q]], see
+ * net_internal.h) is only written when valid (the level-1 switch reads it only when woken by it); the credits from the level-1 switches are added afterwards
  * with the others (lcan_net_tick). */
 static inline void leaf_inject(lcan_net *n, const lcan_in *in, uint32_t q)
 {
@@ -542,7 +546,7 @@ static inline void leaf_inject(lcan_net *n, const lcan_in *in, uint32_t q)
         uint32_t gp = n->g.leaf_gp[q], sw = n->port_sw[gp];
         if (--n->inj_cr[q] == 0)
             n->n_inj_zero++;
-        n->flit_d[n->g.n_port + q] = LCAN_VALID | (in->inj_flit[q] & n->fmask);
+        n->flit_d[gp] = LCAN_VALID | (in->inj_flit[q] & n->fmask);
         n->bcast_in |= (int)((in->inj_flit[q] >> n->sh_bcast) & 1u);
         n->swd[sw].arr[n->nxt] |= (uint64_t)1 << n->port_loc[gp];
         lcan_net_wake(n, sw);
@@ -577,8 +581,8 @@ static void write_outputs(const lcan_net *n, lcan_out *out)
     if (out == NULL)
         return;
     if (n->fast) {
-        /* every flit towards a leaf was written on this tick: its port is in ejl_q (flit_q holds
-         * stale values elsewhere) */
+        /* every flit towards a leaf was written on this tick: n_port + its port is in ejl_q, its
+         * register flit_q[n_port + q] (flit_q holds stale values elsewhere) */
         uint32_t k;
         if (out->inj_ready) {
             if (n->n_inj_zero == 0)
@@ -594,11 +598,11 @@ static void write_outputs(const lcan_net *n, lcan_out *out)
         if (out->ej_flit)
             memset(out->ej_flit, 0, g->NP * sizeof *out->ej_flit);
         for (k = 0; k < n->n_ejl_q; k++) {
-            uint32_t qq = n->ejl_q[k];
+            uint32_t e = n->ejl_q[k], qq = e - g->n_port;
             if (out->ej_valid)
                 out->ej_valid[qq] = 1;
             if (out->ej_flit)
-                out->ej_flit[qq] = n->flit_q[g->leaf_gp[qq]] & n->fmask;
+                out->ej_flit[qq] = n->flit_q[e] & n->fmask;
         }
     } else
     for (q = 0; q < g->NP; q++) {

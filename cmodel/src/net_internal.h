@@ -28,6 +28,7 @@
 /* Fast mode: the constants of a level-l switch's tick (spec 4-6, 8.3) as 64-bit masks, made from
  * swk[l] (net.c fast_alloc). */
 typedef struct {
+    int l;                         /* the level */
     int P, D, p, m, top;           /* top: l == h (no uppers, nothing goes up) */
     uint32_t hi_mask, dmask, off;  /* route decision: digits above l, digit l = (dest >> off) & dmask */
     uint32_t xsh;                  /* the same on a flit f, without its dest first: digit l = (f >> xsh) &
@@ -49,6 +50,9 @@ typedef struct {
                                       D + r_up from s[15:8], r_dn from s[23:16] */
     uint64_t want_t[65];           /* a unicast's want set by class: DOWN(x) at x < m, UP at m */
     uint8_t base_t[65];            /* its class start less the offset: x * p, 0 for UP (st_up holds D) */
+    uint8_t cyc_t[65];             /* 1: the class's cyclic scan from its start can pick another output
+                                      than the lowest free one (DOWN with p > 1, UP with U > 1 outside
+                                      sigma's order) */
     uint32_t *cnt_o[64];           /* the counter a send on output o adds to: cnt_ud[l][o >= D] */
 } lcan_fast_level;
 
@@ -56,7 +60,8 @@ typedef struct {
 #define LCAN_UP_TAB_BITS 12
 
 /* The event state and constants of one switch (and of the leaves' dummy switch), together so that
- * a visit finds them at one address (64 bytes). */
+ * a visit finds them at one address (64 bytes); the level's constants by pointer (an address, not
+ * a multiply by the size of lcan_fast_level on every visit). */
 typedef struct {
     uint64_t arr[2];   /* inputs with a flit arriving: arr[n->cur] on this tick, arr[n->cur ^ 1] on the
                           next (written by the senders) */
@@ -64,13 +69,13 @@ typedef struct {
     uint64_t avail_m;  /* outputs with cr > 0 (and level-1 downers) */
     uint64_t stamp;    /* n->ticks when already in act_nxt */
     uint32_t pb, hi;   /* first global port; the switch's digits a_{l+1..h} (geom hi) */
-    int l;
-    uint32_t spare;
+    const lcan_fast_level *lv; /* its level's constants, n->lv[l] (NULL for the dummy switch) */
     uint64_t hi_f;     /* hi << sh_dest: a unicast at this switch goes up when f & lv->hi_f != hi_f */
 } lcan_fast_sw;
 
 typedef struct { /* 16 bytes: indexed by a shift */
-    uint32_t sw, q; /* switch fed by an output (n_sw at a leaf), network port q at a leaf */
+    uint32_t sw, rx; /* switch fed by an output (n_sw at a leaf); the flit register it writes (the
+                        receiving input's global port, n_port + q towards leaf port q) */
     uint8_t loc, leaf, cred; /* its local input (0 at a leaf); 1 at a leaf; 1 - leaf: the output holds
                                 credits (the level-1 downers do not, spec 8.2) */
     uint8_t spare[5];
@@ -105,15 +110,18 @@ struct lcan_net {
      * Only switches with an arriving flit or a non-empty FIFO are visited; the per-switch 64-bit
      * masks say which local ports (lcan_fast_sw). *_cur is read this tick, *_nxt written by the
      * senders for the next one (swapped with the flit registers; the arrival masks by cur / nxt).
-     * flit_q / flit_d hold a valid flit only where a list or mask says one was written on the
-     * tick (arr, ejl_q): nothing else reads them, so they are never cleared, and bk_q / bk_d are
-     * not used (credits travel in crl).
+     * In this mode the flit registers are indexed by their receiver, not their sender: flit_q[gp]
+     * is the flit arriving on global input gp (written by the switch or network port feeding it;
+     * inj is the full-scan tick's), flit_q[n_port + q] the one leaving towards leaf port q (ej);
+     * so a switch reads an arriving flit at its own port, without looking its sender up. They
+     * hold a valid flit only where a list or mask says one was written on the tick (arr, ejl_q):
+     * nothing else reads them, so they are never cleared, and bk_q / bk_d are not used (credits
+     * travel in crl).
      * Senders are numbered 0..n_port+NP-1: the global output ports, then the network ports, whose
-     * injection register is flit_q[n_port + q] in this mode (inj is the full-scan tick's) and whose
-     * credit counter is cr[n_port + q] = inj_cr[q]; so a switch reads an input and returns its
-     * credit the same way whether it faces a leaf or a switch, without a branch (random traffic
-     * makes such branches mispredict: they, not instructions, bound the speed). Index n_sw is a
-     * dummy switch that the leaves "belong" to, never visited. */
+     * credit counter is cr[n_port + q] = inj_cr[q]; so a switch returns an input's credit the same
+     * way whether it faces a leaf or a switch, without a branch (random traffic makes such branches
+     * mispredict: they, not instructions, bound the speed). Index n_sw is a dummy switch that the
+     * leaves "belong" to, never visited. */
     int fast;
     lcan_fast_level lv[LCAN_MAX_LEVELS + 2];
     lcan_fast_sw *swd;           /* per switch (+ dummy) */
@@ -129,7 +137,8 @@ struct lcan_net {
     uint32_t *crl_cur, *crl_nxt; /* senders receiving a credit this / next tick: applied after every
                                     switch and the leaves have run (spec 8.3 step 6), without a visit */
     uint32_t n_crl_cur, n_crl_nxt;
-    uint32_t *ejl_q, *ejl_d;     /* network ports whose level-1 downer output was written (ej);
+    uint32_t *ejl_q, *ejl_d;     /* n_port + q for the network ports q whose level-1 downer output was
+                                    written (ej);
                                     NP + 1 entries (one spare: send_flit writes before counting) */
     uint32_t n_ejl_q, n_ejl_d;
     uint32_t n_inj_zero;         /* network ports with inj_cr == 0 (inj_ready = 0) */

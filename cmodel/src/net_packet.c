@@ -53,18 +53,19 @@ static inline uint64_t bit64(int i) { return (uint64_t)1 << i; }
 static inline uint64_t all_if(int c) { return (uint64_t)0 - (uint64_t)(c != 0); }
 
 /* The candidate on global input gp: the head of its FIFO if from_fifo, else the flit arriving
- * from its sender (net_internal.h: an output register or a network port's injection register). */
+ * (net_internal.h: flit_q is indexed by the receiving input). */
 static inline uint64_t candidate(const struct lcan_net *n, uint32_t gp, int from_fifo)
 {
     uint64_t head = n->fifo[(size_t)gp * (uint32_t)n->cfg.depth + n->fhead[gp]];
-    uint64_t arriving = n->flit_q[n->in_src[gp]], sel = all_if(from_fifo);
+    uint64_t arriving = n->flit_q[gp], sel = all_if(from_fifo);
     return (head & sel) | (arriving & ~sel);
 }
 
 /* Output o of the switch whose first global port is pb takes flit f (spec 8.3 step 4): the flit
- * register; at a leaf the ejection list, else the receiving switch's arrival mask and a wake (the
- * leaves' dummy switch takes the mask and is never listed); a credit spent (level-1 downers hold
- * none; an output left without credits leaves *avail). The caller counts it. */
+ * register of its receiver (net_internal.h); at a leaf the ejection list, else the receiving
+ * switch's arrival mask and a wake (the leaves' dummy switch takes the mask and is never listed); a
+ * credit spent (level-1 downers hold none; an output left without credits leaves *avail). The
+ * caller counts it. */
 static inline void send_flit(struct lcan_net *n, uint32_t pb, int o, uint64_t f, uint64_t *avail)
 {
     uint32_t go = pb + (uint32_t)o, dec, c;
@@ -72,8 +73,8 @@ static inline void send_flit(struct lcan_net *n, uint32_t pb, int o, uint64_t f,
     lcan_fast_sw *rd = &n->swd[to->sw];
     uint64_t t = n->ticks;
     dec = to->cred; /* the outputs facing leaves, the level-1 downers, hold no credits (spec 8.2) */
-    n->flit_d[go] = f;
-    n->ejl_d[n->n_ejl_d] = to->q;
+    n->flit_d[to->rx] = f;
+    n->ejl_d[n->n_ejl_d] = to->rx;
     n->n_ejl_d += to->leaf;
     rd->arr[n->nxt] |= bit64(to->loc);
     n->act_nxt[n->n_act_nxt] = to->sw;
@@ -126,7 +127,7 @@ static inline uint64_t consume_and_store(struct lcan_net *n, uint32_t pb, uint64
         uint32_t gp = pb + (uint32_t)i, count = n->fcount[gp], tail = (uint32_t)n->fhead[gp] + count;
         tail -= depth & (0u - (uint32_t)(tail >= depth));
         if (count < depth) { /* (never full while credits are honoured) */
-            n->fifo[(size_t)gp * depth + tail] = n->flit_q[n->in_src[gp]];
+            n->fifo[(size_t)gp * depth + tail] = n->flit_q[gp];
             n->fcount[gp] = (uint16_t)(count + 1u);
         }
     }
@@ -134,7 +135,7 @@ static inline uint64_t consume_and_store(struct lcan_net *n, uint32_t pb, uint64
         int i = lcan_ctz64(m);
         uint32_t gp = pb + (uint32_t)i, head = n->fhead[gp], tail = head + n->fcount[gp];
         tail -= depth & (0u - (uint32_t)(tail >= depth));
-        n->fifo[(size_t)gp * depth + tail] = n->flit_q[n->in_src[gp]];
+        n->fifo[(size_t)gp * depth + tail] = n->flit_q[gp];
         head++;
         n->fhead[gp] = (uint16_t)(head - (depth & (0u - (uint32_t)(head >= depth))));
     }
@@ -162,6 +163,34 @@ static inline const uint8_t *up_order(const struct lcan_net *n, const lcan_fast_
     return lcan_sw_up_order(&n->swk[l], s, buf);
 }
 
+/* The output granted to a unicast request of class cls (DOWN(x) = x, UP = m; up: class UP) of a
+ * switch of level lv->l with LFSR value s, among its free wanted outputs fr (spec 6), as a bit (0: none):
+ * the first free one cyclically from the class's start (x * p + r_dn, or D + r_up), or for class UP
+ * under UP_CHOICE = uniform the first free D + sigma[k] (*ord: that order, looked up on first use).
+ * Where the start cannot matter (cyc_t: a down class of one link, class UP in sigma's order) the
+ * lowest free output is that first one, and the start is not computed. */
+static inline uint64_t grant_unicast(const struct lcan_net *n, const lcan_fast_level *lv, uint32_t s, uint32_t cls,
+                                     int up, uint64_t fr, const uint8_t **ord, uint8_t *ord_buf)
+{
+    uint64_t g = fr & (0u - fr);
+    if (lv->cyc_t[cls]) {
+        uint32_t start = lv->base_t[cls] + (up ? lv->st_up[(s >> 8) & 0xFFu] : lv->r_dn[(s >> 16) & 0xFFu]);
+        uint64_t hi = fr & ~(bit64((int)start) - 1u), first = hi ? hi : fr;
+        g = first & (0u - first);
+    }
+    if (up && lv->uorder && fr) {
+        int k;
+        if (*ord == NULL)
+            *ord = up_order(n, lv, lv->l, s, ord_buf);
+        for (k = 0; k < lv->U; k++)
+            if ((fr >> (*ord)[k]) & 1u) {
+                g = bit64((*ord)[k]);
+                break;
+            }
+    }
+    return g;
+}
+
 /* Several candidates, or a broadcast: the allocator of spec 6 on masks. faulty (a constant in
  * each of the two copies switch_general makes): mask the want sets (spec 14.3); the copy without
  * faults has none of that code. */
@@ -171,7 +200,7 @@ __attribute__((always_inline))
 static inline void switch_general_t(struct lcan_net *n, uint32_t sw, uint64_t arr, uint64_t fm, const int faulty)
 {
     lcan_fast_sw *sd = &n->swd[sw];
-    const lcan_fast_level *lv = &n->lv[sd->l];
+    const lcan_fast_level *lv = sd->lv;
     int D = lv->D, P = lv->P, p = lv->p, up_in_ok = !lv->top;
     uint32_t pb = sd->pb, s = n->lfsr[sw], nup = 0, ndn = 0, depth = (uint32_t)n->cfg.depth;
     uint64_t avail = sd->avail_m, cands = arr | fm, m;
@@ -189,7 +218,7 @@ static inline void switch_general_t(struct lcan_net *n, uint32_t sw, uint64_t ar
 
     sd->arr[n->cur] = 0;
     if (faulty)
-        offm = fast_off(n, sw, sd->l, &fb);
+        offm = fast_off(n, sw, lv->l, &fb);
     for (m = cands; m; m &= m - 1u) {
         int i = lcan_ctz64(m);
         uint32_t gp = pb + (uint32_t)i;
@@ -218,7 +247,7 @@ static inline void switch_general_t(struct lcan_net *n, uint32_t sw, uint64_t ar
             start[i] = (int)(((uint32_t)(D + r_up) & (uint32_t)upm) | ((uint32_t)((int)xd * p + r_dn) & ~(uint32_t)upm));
             if (up && lv->uorder) {
                 if (ord == NULL)
-                    ord = up_order(n, lv, sd->l, s, ord_buf);
+                    ord = up_order(n, lv, lv->l, s, ord_buf);
                 ordm |= bit64(i);
             }
         } else if ((f >> n->sh_head) & 1u) { /* flooding (spec 8.6): every direction but back */
@@ -282,9 +311,9 @@ static inline void switch_general_t(struct lcan_net *n, uint32_t sw, uint64_t ar
     fm = fm_new;
     if (reqm)
         n->lfsr[sw] = lcan_lfsr_step(s);
-    n->cnt_ud[sd->l][1] += nup;
-    n->cnt_ud[sd->l][0] += ndn;
-    n->cnt_drop[sd->l] += ndrop;
+    n->cnt_ud[lv->l][1] += nup;
+    n->cnt_ud[lv->l][0] += ndn;
+    n->cnt_drop[lv->l] += ndrop;
     sd->avail_m = avail;
     sd->fifo_m = fm;
     if (fm)
@@ -322,7 +351,7 @@ __attribute__((always_inline))
 static inline int switch_uni_t(struct lcan_net *n, uint32_t sw, uint64_t arr, uint64_t fm, const int may_bcast)
 {
     lcan_fast_sw *sd = &n->swd[sw];
-    const lcan_fast_level *lv = &n->lv[sd->l];
+    const lcan_fast_level *lv = sd->lv;
     int sh_bcast = n->sh_bcast;
     uint32_t pb = sd->pb, s = n->lfsr[sw], ndrop = 0, depth = (uint32_t)n->cfg.depth;
     uint64_t avail = sd->avail_m, cands = arr | fm, m, bc = 0, taken = 0, consm = 0, dropm = 0, seg[2];
@@ -332,7 +361,6 @@ static inline int switch_uni_t(struct lcan_net *n, uint32_t sw, uint64_t arr, ui
     uint8_t ord_buf[64];
     const uint8_t *ord = NULL;
     int r_in = lv->r_in[s & 0xFFu];
-    uint32_t st_up = lv->st_up[(s >> 8) & 0xFFu], r_dn = lv->r_dn[(s >> 16) & 0xFFu];
 
     if (may_bcast) {
         for (m = cands; m; m &= m - 1u) {
@@ -350,8 +378,8 @@ static inline int switch_uni_t(struct lcan_net *n, uint32_t sw, uint64_t arr, ui
     for (ph = 0; ph < 2; ph++)
     for (m = seg[ph]; m; m &= m - 1u) {
         int i = lcan_ctz64(m), up;
-        uint64_t f, want, fr, hi, first, g;
-        uint32_t x, cls, start, upm;
+        uint64_t f, g;
+        uint32_t x, cls, upm;
         f = may_bcast ? cand[i] : candidate(n, pb + (uint32_t)i, (int)((fm >> i) & 1u));
         /* (the per-level constants are read where used, not copied first: copies are spilled) */
         x = (uint32_t)(f >> lv->xsh) & lv->dmask;
@@ -363,22 +391,7 @@ static inline int switch_uni_t(struct lcan_net *n, uint32_t sw, uint64_t arr, ui
         }
         upm = 0u - (uint32_t)up;
         cls = (x & ~upm) | ((uint32_t)lv->m & upm); /* DOWN(x), or UP = m */
-        want = lv->want_t[cls];
-        start = lv->base_t[cls] + ((st_up & upm) | (r_dn & ~upm));
-        fr = want & avail & ~taken;
-        hi = fr & ~(bit64((int)start) - 1u);
-        first = hi ? hi : fr; /* cyclic scan */
-        g = first & (0u - first);
-        if (up && lv->uorder && fr) { /* class UP, UP_CHOICE = uniform: the first free D + sigma[k] */
-            int k;
-            if (ord == NULL)
-                ord = up_order(n, lv, sd->l, s, ord_buf);
-            for (k = 0; k < lv->U; k++)
-                if ((fr >> ord[k]) & 1u) {
-                    g = bit64(ord[k]);
-                    break;
-                }
-        }
+        g = grant_unicast(n, lv, s, cls, up, lv->want_t[cls] & avail & ~taken, &ord, ord_buf);
         if (g) {
             int o = lcan_ctz64(g);
             taken |= g;
@@ -390,7 +403,7 @@ static inline int switch_uni_t(struct lcan_net *n, uint32_t sw, uint64_t arr, ui
     fm_new = consume_and_store(n, pb, arr, fm, consm | dropm, depth);
     if (cands & ~dropm) /* a request was made */
         n->lfsr[sw] = lcan_lfsr_step(s);
-    n->cnt_drop[sd->l] += ndrop;
+    n->cnt_drop[lv->l] += ndrop;
     sd->avail_m = avail;
     sd->fifo_m = fm_new;
     if (fm_new)
@@ -437,13 +450,13 @@ static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faul
         return;
     }
     /* one candidate (the common case below saturation): the allocator's rotation cannot matter */
-    lv = &n->lv[sd->l];
+    lv = sd->lv;
     i = lcan_ctz64(cands);
     gp = sd->pb + (uint32_t)i;
     from_fifo = fm != 0;
     /* (a branch, not candidate()'s selection of both: a lone candidate nearly always arrives, so it
      * is predicted, and the FIFO is not read) */
-    f = from_fifo ? n->fifo[(size_t)gp * (uint32_t)n->cfg.depth + n->fhead[gp]] : n->flit_q[n->in_src[gp]];
+    f = from_fifo ? n->fifo[(size_t)gp * (uint32_t)n->cfg.depth + n->fhead[gp]] : n->flit_q[gp];
     if ((f >> n->sh_bcast) & 1u) {
         if (faulty)
             switch_general_faulty(n, sw, arr, fm);
@@ -456,30 +469,17 @@ static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faul
     x = (uint32_t)(f >> lv->xsh) & lv->dmask;
     up = (int)((lv->up_in >> i) & 1u) & ((f & lv->hi_f) != sd->hi_f); /* spec 4 */
     if (x < (uint32_t)lv->m || up) { /* (x >= m: an invalid digit, rare) */
-        uint64_t want, fr, hi, first, gr, avail = sd->avail_m;
+        uint64_t want, gr, avail = sd->avail_m;
         uint32_t s = n->lfsr[sw], upm = 0u - (uint32_t)up, cls = (x & ~upm) | ((uint32_t)lv->m & upm);
-        int start = (int)(lv->base_t[cls] +
-                          ((lv->st_up[(s >> 8) & 0xFFu] & upm) | (lv->r_dn[(s >> 16) & 0xFFu] & ~upm)));
         want = lv->want_t[cls];
         if (faulty) { /* spec 14.3 */
             lcan_sw_faults fb;
-            want &= ~fast_off(n, sw, sd->l, &fb) & (up ? fast_reach(lv, &fb, dest) : ~(uint64_t)0);
+            want &= ~fast_off(n, sw, lv->l, &fb) & (up ? fast_reach(lv, &fb, dest) : ~(uint64_t)0);
         }
         if (!faulty || want != 0) {
-            fr = want & avail;
-            hi = fr & ~(bit64(start) - 1u);
-            first = (hi & all_if(hi != 0)) | (fr & ~all_if(hi != 0));
-            gr = first & (0u - first);
-            if (up && lv->uorder && fr) { /* class UP, UP_CHOICE = uniform: the first free D + sigma[k] */
-                uint8_t ord_buf[64];
-                const uint8_t *ord = up_order(n, lv, sd->l, s, ord_buf);
-                int k;
-                for (k = 0; k < lv->U; k++)
-                    if ((fr >> ord[k]) & 1u) {
-                        gr = bit64(ord[k]);
-                        break;
-                    }
-            }
+            uint8_t ord_buf[64];
+            const uint8_t *ord = NULL;
+            gr = grant_unicast(n, lv, s, cls, up, want & avail, &ord, ord_buf);
             cons = gr != 0;
             if (gr) {
                 int o = lcan_ctz64(gr);
@@ -489,10 +489,10 @@ static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faul
             }
             n->lfsr[sw] = lcan_lfsr_step(s);
         } else { /* unroutable (spec 14.3): no request, discarded and counted */
-            n->cnt_drop[sd->l]++;
+            n->cnt_drop[lv->l]++;
         }
     } else { /* an invalid digit (spec 4): no request, discarded and counted (spec 9) */
-        n->cnt_drop[sd->l]++;
+        n->cnt_drop[lv->l]++;
     }
     if (cons) {
         if (from_fifo) {
@@ -503,7 +503,7 @@ static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faul
         return_credit(n, gp);
     }
     if (arr && (from_fifo || !cons)) {
-        fifo_push(n, gp, n->flit_q[n->in_src[gp]]);
+        fifo_push(n, gp, n->flit_q[gp]);
         fm = bit64(i);
     }
     sd->fifo_m = fm;
