@@ -21,6 +21,7 @@
  *   +flip=K (negative test)  +wavedir=DIR  +quiet  +progress (progress lines on stderr; also when
  *   stderr is a terminal)
  *   internal (the re-run): +rerun +dump_from=K +dumpfile=F +stop_at=K
+ * Environment: LCAN_TB_RERUN (tb/lcan-rtl, Verilator): the command of the re-run (rerun_with_waveform).
  *
  * The harness is single-threaded; the only global is the one context pointer g_tb, because
  * neither DPI-C imports nor VPI system tasks carry a user pointer to every call.
@@ -797,7 +798,11 @@ void tb_core_outputs(const tb_vout *o)
 
 /* ------------------------------------------------------------------ end of run */
 
-/* Run this very command again with the waveform on for the cycles before the mismatch. */
+/* Run this very command again with the waveform on for the cycles before the mismatch. When
+ * $LCAN_TB_RERUN is set (tb/lcan-rtl sets it for Verilator, whose run binary has no tracing), the
+ * re-run is that shell command with the same arguments but argv[0] (`sh -c 'exec CMD "$@"'`): it
+ * builds or finds the traced binary and execs it (its build messages on stderr, the simulation's
+ * output to /dev/null); else it is /proc/self/exe (Icarus's vvp, or a traced binary run by hand). */
 static void rerun_with_waveform(tb_ctx *c)
 {
     uint64_t k = (uint64_t)c->fail_cycle;
@@ -812,8 +817,18 @@ static void rerun_with_waveform(tb_ctx *c)
     size_t argc = 0;
     for (size_t i = 0; i < g_cmdline_len; i += strlen(g_cmdline + i) + 1)
         argc++;
-    char **argv = calloc(argc + 5, sizeof *argv);
+    const char *cmd = getenv("LCAN_TB_RERUN");
+    char *script = NULL;
+    char **argv = calloc(argc + 8, sizeof *argv);
     size_t j = 0;
+    if (cmd && cmd[0]) {
+        size_t n = strlen(cmd) + 16;
+        script = malloc(n);
+        snprintf(script, n, "exec %s \"$@\"", cmd);
+        argv[j++] = "sh";
+        argv[j++] = "-c";
+        argv[j++] = script; /* the command's argv[0] becomes the script's $0, the rest "$@" */
+    }
     for (size_t i = 0; i < g_cmdline_len; i += strlen(g_cmdline + i) + 1)
         argv[j++] = g_cmdline + i;
     argv[j++] = "+rerun";
@@ -828,9 +843,10 @@ static void rerun_with_waveform(tb_ctx *c)
         int fd = open("/dev/null", O_WRONLY);
         if (fd >= 0) {
             dup2(fd, 1);
-            dup2(fd, 2);
+            if (!script)
+                dup2(fd, 2);
         }
-        execv("/proc/self/exe", argv);
+        execv(script ? "/bin/sh" : "/proc/self/exe", argv);
         _exit(127);
     }
     int ws = 0;
@@ -845,6 +861,7 @@ static void rerun_with_waveform(tb_ctx *c)
         c->waveform[0] = 0;
     }
     free(argv);
+    free(script);
 }
 
 /* Every other difference on the mismatching cycle (up to a few), for the diagnosis. */
