@@ -44,7 +44,15 @@ module lcan_network #(
     parameter FAULTS = 0,
     // packet mode, 0..255: 1..255 = flood queues of FLOOD_Q flits on every output a flooding
     // broadcast uses (spec 8.7) and the debug view's second block; 0 = none. Ignored in circuit mode
-    parameter FLOOD_Q = 0
+    parameter FLOOD_Q = 0,
+    // for synthesis (spec 13): FIXED_SEED = 1 seeds the LFSRs from the parameter SEED and ignores
+    // the seed input (the seed hashes and every switch's reset value fold to constants);
+    // PIN_STRAPS = 1 passes every switch its straps (label, salt, reach row base; with FIXED_SEED
+    // its seed too) as parameters, so that each switch is a module specialized to its place. The
+    // defaults (0) keep one switch module per level shape for simulators
+    parameter FIXED_SEED = 0,
+    parameter [31:0] SEED = 32'd0,
+    parameter PIN_STRAPS = 0
 ) (
     input  wire                          clk,
     input  wire                          rst,
@@ -171,6 +179,11 @@ module lcan_network #(
         .h2  (seed_h2),
         .h3  (seed_h3)
     );
+    // FIXED_SEED = 1: the same hashes of the parameter SEED, as constants
+`include "lcan_seed_mix.vh"
+    localparam [31:0] SEED_H1 = f_mix(SEED);
+    localparam [31:0] SEED_H2 = f_mix(SEED_H1);
+    localparam [31:0] SEED_H3 = f_mix(SEED_H2);
     wire [63:0] seed_h1x2 = {seed_h1, seed_h1};
     wire [63:0] seed_h2x2 = {seed_h2, seed_h2};
     wire [63:0] seed_h3x2 = {seed_h3, seed_h3};
@@ -407,8 +420,16 @@ module lcan_network #(
                     localparam integer ROT1 = SALT_C % 32;
                     localparam integer ROT2 = (SALT_C / 32) % 32;
                     localparam integer ROT3 = (SALT_C / 1024) % 32;
-                    wire [31:0] sw_seed = seed_h1x2[63-ROT1 -: 32] ^ seed_h2x2[63-ROT2 -: 32]
-                                          ^ seed_h3x2[63-ROT3 -: 32];
+                    // (FIXED_SEED = 1: the same of the constant hashes)
+                    localparam [4:0] R1 = SALT_C[4:0];
+                    localparam [4:0] R2 = SALT_C[9:5];
+                    localparam [4:0] R3 = SALT_C[14:10];
+                    localparam [31:0] SEED_C = f_rotl(SEED_H1, R1) ^ f_rotl(SEED_H2, R2)
+                                               ^ f_rotl(SEED_H3, R3);
+                    wire [31:0] sw_seed = (FIXED_SEED != 0) ? SEED_C
+                                          : seed_h1x2[63-ROT1 -: 32] ^ seed_h2x2[63-ROT2 -: 32]
+                                            ^ seed_h3x2[63-ROT3 -: 32];
+                    localparam PIN_S = (PIN_STRAPS != 0) && (FIXED_SEED != 0);
 
                     wire [PL-1:0]    rx_valid;
                     wire [PL*FW-1:0] rx_flit;
@@ -478,7 +499,14 @@ module lcan_network #(
                         .CNT_W    (CNT_W),
                         .UP_CHOICE(UP_CHOICE),
                         .FAULTS   (FAULTS),
-                        .FLOOD_Q  (FLOOD_Q)
+                        .FLOOD_Q  (FLOOD_Q),
+                        // unpinned: the same (0) values for every switch, one module per shape
+                        .PIN_STRAPS(PIN_STRAPS),
+                        .LABEL_V  ((PIN_STRAPS != 0) ? LABEL_C[31:0] : 32'd0),
+                        .SALT_V   ((PIN_STRAPS != 0) ? SALT_C : 32'd0),
+                        .ROW_V    ((PIN_STRAPS != 0) ? ROW_C : 32'd0),
+                        .PIN_SEED (PIN_S ? 1 : 0),
+                        .SEED_V   (PIN_S ? SEED_C : 32'd0)
                     ) u_switch (
                         .clk     (clk),
                         .rst     (rst),

@@ -52,7 +52,17 @@ module lcan_switch #(
     // packet mode: 1..255 = a flood queue of FLOOD_Q flits on link 0 of every child and on upper 0
     // (spec 8.7), and a second debug byte per output (its count q_o); 0 = none (spec 8.3 / 8.6's
     // flooding through the allocator). Ignored in circuit mode.
-    parameter FLOOD_Q = 0
+    parameter FLOOD_Q = 0,
+    // a switch specialized to its place (spec 13.1), for synthesis: PIN_STRAPS = 1 takes label, salt
+    // and row_base from LABEL_V, SALT_V, ROW_V and ignores those inputs (the route compares and the
+    // LFSR's reset value then fold to constants); PIN_SEED = 1 likewise takes the seed from SEED_V.
+    // 0 (default): the inputs, so that every switch of a level is one module for simulators
+    parameter PIN_STRAPS = 0,
+    parameter [31:0] LABEL_V = 32'd0,
+    parameter [31:0] SALT_V = 32'd0,
+    parameter [31:0] ROW_V = 32'd0,
+    parameter PIN_SEED = 0,
+    parameter [31:0] SEED_V = 32'd0
 ) (
     input  wire                                                    clk,
     input  wire                                                    rst,
@@ -121,6 +131,15 @@ module lcan_switch #(
     localparam FQ = !CIRCUIT && (FLOOD_Q > 0);
     localparam DBGW = P * 8 * (FQ ? 2 : 1);
 
+    // straps (spec 13.1): the inputs, or with PIN_STRAPS / PIN_SEED this switch's constants; the
+    // inputs a pinned switch does not read are sunk
+    wire [ADDR_W-1:0] label_s = (PIN_STRAPS != 0) ? LABEL_V[ADDR_W-1:0] : label;
+    wire [31:0]       salt_s = (PIN_STRAPS != 0) ? SALT_V : salt;
+    wire [31:0]       row_s = (PIN_STRAPS != 0) ? ROW_V : row_base;
+    wire [31:0]       seed_s = (PIN_SEED != 0) ? SEED_V : seed;
+    wire unused_pinned = &{1'b0, (PIN_STRAPS != 0) ? {label, salt, row_base} : {(ADDR_W + 64){1'b0}},
+                           (PIN_SEED != 0) ? seed : 32'd0};
+
     // parallel link 0 towards every child: the broadcast down set (spec 8.3)
     function [P-1:0] child0_mask;
         input integer m;
@@ -180,8 +199,8 @@ module lcan_switch #(
     lcan_lfsr u_lfsr (
         .clk    (clk),
         .rst    (rst),
-        .seed   (seed),
-        .salt   (salt),
+        .seed   (seed_s),
+        .salt   (salt_s),
         .step   (lfsr_step),
         .state  (lfsr_state),
         .init   (lfsr_init),
@@ -213,7 +232,7 @@ module lcan_switch #(
         if (FLT && U > 0) begin : g_reach
             for (rj = 0; rj < U; rj = rj + 1) begin : g_row
                 localparam [31:0] J_C = rj;
-                wire          we = cfg_we & (cfg_addr == row_base + J_C);
+                wire          we = cfg_we & (cfg_addr == row_s + J_C);
                 reg [RWS-1:0] row_q, row_d;
 
                 always @*
@@ -226,7 +245,7 @@ module lcan_switch #(
             end
         end else begin : g_no_reach
             assign reach = {(UR*RWS){1'b1}};
-            wire unused_cfg = &{1'b0, cfg_we, cfg_addr, cfg_row, row_base, reach};
+            wire unused_cfg = &{1'b0, cfg_we, cfg_addr, cfg_row, row_s, reach};
         end
         if (!FLT) begin : g_no_off
             wire unused_off = &{1'b0, port_off};
@@ -313,7 +332,7 @@ module lcan_switch #(
                 .IN_UPPER(IN_UPPER)
             ) u_route (
                 .dest (flit[DEST_LSB +: ADDR_W]),
-                .label(label),
+                .label(label_s),
                 .r_up (r_up),
                 .r_dn (r_dn),
                 .up   (rt_up),

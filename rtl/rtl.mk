@@ -41,7 +41,8 @@ RTL_LINT_FAULTS := lcan-2-4-16 lcan-3-3-81 bft-4-1-2-4-8 pgft-3-odd gft-1-4-1
 # linted with flood queues as well (spec 8.7, FLOOD_Q > 0: packet mode, UP_CHOICE = 1, each FAULTS
 # value of the configuration): NAME:FLOOD_Q - a one-flit queue, 255 (the widest count), one of 2..5
 RTL_LINT_FLOOD := bft-4-1-2-4-8:255 pgft-3-odd:5 gft-1-4-1:5
-# linted with OBSERVE = 0 as well (no counters, no debug view; both modes, flood queues as listed)
+# linted with OBSERVE = 0 as well (no counters, no debug view; both modes, flood queues as listed),
+# also with the rest of the synthesis options: PIN_STRAPS = 1, FIXED_SEED = 1
 RTL_LINT_NOOBS := lcan-2-2-16 bft-4-1-2-4-8
 
 RTL_SYNTH_CONFIGS := \
@@ -84,7 +85,7 @@ RTL_CELL_TESTS := lfsr rr_pick alloc alloc_eq fifo flood_queue offsets sigma see
 # rtl/lcan_alloc_chain.v, is in rtl/lcan_network.f)
 RTL_CELL_EXTRA := tb/cells/lcan_alloc_chain_wrap.v
 
-.PHONY: prove-alloc prove-switch synth-alloc test-alloc-big lint-rtl lint-rtl-verilator lint-rtl-iverilog synth-smoke test-rtl test-rtl-full test-rtl-cells \
+.PHONY: prove-alloc prove-switch prove-pinned synth-alloc test-alloc-big lint-rtl lint-rtl-verilator lint-rtl-iverilog synth-smoke test-rtl test-rtl-full test-rtl-cells \
         test-rtl-smoke test-rtl-verilator
 lint: lint-rtl
 TESTS += test-rtl
@@ -106,14 +107,16 @@ lint-rtl-verilator: $(BUILD)/lcan
 	    if [ $$uc = 0 ] && [ $$fl = 1 ]; then continue; fi; \
 	    if [ $$fq != 0 ] && { [ $$mode = 0 ] || [ $$uc = 0 ]; }; then continue; fi; \
 	    if [ $$ob = 0 ] && { [ $$uc = 0 ] || [ $$fl = 1 ]; }; then continue; fi; \
-	    echo "$$name $$cfg $$mode $$uc $$fl $$fq $$ob" >> $$list; \
+	    echo "$$name $$cfg $$mode $$uc $$fl $$fq $$ob 0" >> $$list; \
+	    if [ $$ob = 0 ]; then echo "$$name $$cfg $$mode $$uc $$fl $$fq $$ob 1" >> $$list; fi; \
 	  done; done; done; done; done; done; \
 	n=$$(wc -l < $$list); \
 	if ! xargs -P $(LINT_JOBS) -L 1 bash -c '$(VERILATOR) --lint-only -Wall rtl/lint.vlt $(RTL_INC) -f $(RTL_F) \
 	      --top-module lcan_network $$(bash rtl/params.sh verilator $$1 $$2) -GUP_CHOICE=$$3 -GFAULTS=$$4 \
-	      -GFLOOD_Q=$$5 -GOBSERVE=$$6 || { echo "lint-rtl: verilator FAILED on $$0 mode $$2 UP_CHOICE $$3 FAULTS $$4 FLOOD_Q $$5 OBSERVE $$6"; exit 1; }' \
+	      -GFLOOD_Q=$$5 -GOBSERVE=$$6 -GPIN_STRAPS=$$7 -GFIXED_SEED=$$7 -GSEED=625341585 \
+	      || { echo "lint-rtl: verilator FAILED on $$0 mode $$2 UP_CHOICE $$3 FAULTS $$4 FLOOD_Q $$5 OBSERVE $$6 PIN_STRAPS/FIXED_SEED $$7"; exit 1; }' \
 	      < $$list; then echo "lint-rtl: verilator -Wall FAILED (see above)"; exit 1; fi; \
-	echo "lint-rtl: verilator -Wall clean on $$n configuration/mode/UP_CHOICE/FAULTS/FLOOD_Q/OBSERVE combinations"
+	echo "lint-rtl: verilator -Wall clean on $$n configuration/mode/UP_CHOICE/FAULTS/FLOOD_Q/OBSERVE/PIN_STRAPS combinations"
 
 # iverilog -Wall: compile (elaborate) every configuration, both modes; any warning fails
 lint-rtl-iverilog: $(BUILD)/lcan
@@ -223,6 +226,12 @@ prove-alloc:
 REV ?= HEAD
 prove-switch:
 	@YOSYS=$(YOSYS) LOGDIR=$(BUILD)/prove-switch bash scripts/prove-switch.sh $(REV)
+
+# lcan_network built for synthesis (PIN_STRAPS = 1, FIXED_SEED = 1, SEED) proven equal (yosys
+# equiv_*, ports and registers) to the simulators' network with its seed input tied to SEED, on 4
+# small networks (both modes, flood queues, faults); minutes per network (docs/synthesis.md 14)
+prove-pinned:
+	@YOSYS=$(YOSYS) LOGDIR=$(BUILD)/prove-pinned bash scripts/prove-pinned.sh
 
 synth-alloc:
 	@YOSYS=$(YOSYS) bash scripts/synth/alloc-scaling.sh

@@ -67,12 +67,19 @@ ok "circuit --no-debug wrapper: acks and clear, no dbg port" \
   'grep -q "input  wire clear" "$tmp/c/lcan_net.v" && grep -q "leaf3_ej_ack" "$tmp/c/lcan_net.v" && ! grep -q "output wire .* dbg" "$tmp/c/lcan_net.v" && grep -q "\.dbg(unused_dbg)" "$tmp/c/lcan_net.v"'
 ok "generated wrappers lint clean (verilator -Wall)" \
   'verilator --lint-only -Wall -I"$tmp/c/rtl" "$tmp"/c/rtl/*.v "$tmp/c/lcan_net.v" --top-module lcan_net >"$tmp/log/lint" 2>&1 || { cat "$tmp/log/lint" | head -5; false; }'
+"$LCAN" gen 'lcan(2,2,8)' --seed 4000000000 --no-debug -o "$tmp/s" >/dev/null 2>&1
+ok "--seed: no seed port, FIXED_SEED = 1, SEED and PIN_STRAPS = 1 passed, seed in the JSON" \
+  '! grep -q "wire \[31:0\] seed" "$tmp/s/lcan_net.v" && grep -q "\.FIXED_SEED(1)" "$tmp/s/lcan_net.v" && grep -q "\.SEED(32.d4000000000)" "$tmp/s/lcan_net.v" && grep -q "\.PIN_STRAPS(1)" "$tmp/s/lcan_net.v" && grep -q "\"seed\": 4000000000," "$tmp/s/lcan_net.json" && grep -q "\"seed\": null," "$tmp/c/lcan_net.json"'
+ok "--seed wrapper lints clean (verilator -Wall) and elaborates under iverilog" \
+  'verilator --lint-only -Wall -I"$tmp/s/rtl" "$tmp"/s/rtl/*.v "$tmp/s/lcan_net.v" --top-module lcan_net >"$tmp/log/lint-s" 2>&1 && iverilog -g2005 -I"$tmp/s/rtl" -o "$tmp/s.vvp" -s lcan_net "$tmp"/s/rtl/*.v "$tmp/s/lcan_net.v" >>"$tmp/log/lint-s" 2>&1 || { head -5 "$tmp/log/lint-s"; false; }'
 ok "gen into an existing directory again (overwrite)" '"$LCAN" gen "bft(2;1,2)" -o "$tmp/c" >/dev/null 2>&1'
 ok "version" '"$LCAN" --version | grep -Eq "^lcan [0-9]+\.[0-9]+\.[0-9]+$"'
 
 # --- bad input: exit 2, one line, nothing left
 bad gen 'lcan(2,2,6)' -o "$tmp/x"
 bad gen 'foo' -o "$tmp/x"
+bad gen cm5 --seed -1 -o "$tmp/x"
+bad gen cm5 --seed 4294967296 -o "$tmp/x"
 bad gen cm5
 bad gen cm5 -o ''
 bad gen cm5 -o /proc/lcan-gen-test

@@ -33,7 +33,7 @@
 
 static const char gen_usage[] =
     "usage: lcan gen SPEC [--mode circuit|packet] [--payload-w B] [--depth D] [--name N] [--no-debug]\n"
-    "                -o DIR\n"
+    "                [--seed S] -o DIR\n"
     "Writes a network ready to instantiate (docs/generator.md):\n"
     "  DIR/N.v     module N: clk, rst, seed and per leaf s one group leaf<s>_inj_valid/_inj_flit/\n"
     "              _inj_ready, leaf<s>_ej_valid/_ej_flit (+ clear, _inj_ack, _ej_ack in circuit\n"
@@ -47,6 +47,9 @@ static const char gen_usage[] =
     "  --depth      packet-mode FIFO depth, 1..255 (default 4)\n"
     "  --name       the module and file name, a Verilog identifier (default lcan_net)\n"
     "  --no-debug   no counters and debug view: lcan_network's OBSERVE = 0 (no cnt_*/dbg ports)\n"
+    "  --seed       the LFSR seed fixed at S, 0..4294967295 (no seed port): lcan_network's\n"
+    "               FIXED_SEED = 1, SEED = S, PIN_STRAPS = 1, each switch specialized to its place\n"
+    "               (smaller and faster in synthesis; the same behaviour as seed input S)\n"
     "DIR is created if missing (its parent must exist). Networks of up to 4096 ports.\n";
 
 static const char draw_usage[] =
@@ -691,6 +694,8 @@ typedef struct {
     const lcan_topo *t;
     const char *name, *cmdline;
     int packet, payload_w, depth, debug;
+    int fixed_seed; /* 1: --seed: FIXED_SEED = 1, SEED = seed, PIN_STRAPS = 1, no seed port */
+    uint32_t seed;
     int h, u0, addr_w, fw;
     uint32_t n, np;
     uint64_t dbg_bytes, switches;
@@ -752,8 +757,12 @@ static void write_verilog(FILE *f, const gen_cfg *g)
     }
     fprintf(f, " (level 1..%d)%s.\n", g->h,
             lcan_topo_pack(g->t, g->n - 1) == g->n - 1 ? "; here it equals the leaf number" : "");
-    fprintf(f, "// clk: rising edge. rst: synchronous, active high; seed is the switches' LFSR seed, sampled\n"
-               "// while rst is 1 (spec 5).\n");
+    if (g->fixed_seed)
+        fprintf(f, "// clk: rising edge. rst: synchronous, active high; the switches' LFSRs load their values\n"
+                   "// of seed %lu while rst is 1 (spec 5).\n", (unsigned long)g->seed);
+    else
+        fprintf(f, "// clk: rising edge. rst: synchronous, active high; seed is the switches' LFSR seed, sampled\n"
+                   "// while rst is 1 (spec 5).\n");
     if (g->packet)
         fprintf(f, "// Packet mode (spec 8): a flit enters on a tick with inj_valid && inj_ready (credit-based;\n"
                    "// hold it while ready is 0). head is ignored; bcast = 1 sends a broadcast on tree\n"
@@ -771,8 +780,14 @@ static void write_verilog(FILE *f, const gen_cfg *g)
                 (unsigned long long)g->dbg_bytes);
     else
         fprintf(f, "// Generated with --no-debug: lcan_network's OBSERVE = 0, no counters and no debug view.\n");
+    if (g->fixed_seed)
+        fprintf(f, "// Generated with --seed %lu: the LFSR seed is fixed (FIXED_SEED = 1, no seed port) and every\n"
+                   "// switch is specialized to its place (PIN_STRAPS = 1), for synthesis (docs/spec.md 13).\n",
+                (unsigned long)g->seed);
     fprintf(f, "`default_nettype none\n\nmodule %s (\n", nm);
-    fprintf(f, "    input  wire clk,\n    input  wire rst,\n    input  wire [31:0] seed");
+    fprintf(f, "    input  wire clk,\n    input  wire rst");
+    if (!g->fixed_seed)
+        fprintf(f, ",\n    input  wire [31:0] seed");
     if (!g->packet)
         fprintf(f, ",\n    input  wire clear");
     for (s = 0; s < g->n; s++) {
@@ -829,11 +844,13 @@ static void write_verilog(FILE *f, const gen_cfg *g)
     packed_vec(f, g, lcan_topo_w);
     fprintf(f, "),\n        .P(");
     packed_vec(f, g, lcan_topo_p);
-    fprintf(f, "),\n        .MODE(%d),\n        .PAYLOAD_W(%d),\n        .DEPTH(%d),\n        .OBSERVE(%d)\n"
-               "    ) u_network (\n",
+    fprintf(f, "),\n        .MODE(%d),\n        .PAYLOAD_W(%d),\n        .DEPTH(%d),\n        .OBSERVE(%d)",
             g->packet, pw, g->depth, g->debug);
-    fprintf(f, "        .clk(clk),\n        .rst(rst),\n        .clear(%s),\n        .seed(seed),\n",
-            g->packet ? "1'b0" : "clear");
+    if (g->fixed_seed)
+        fprintf(f, ",\n        .FIXED_SEED(1),\n        .SEED(32'd%lu),\n        .PIN_STRAPS(1)", (unsigned long)g->seed);
+    fprintf(f, "\n    ) u_network (\n");
+    fprintf(f, "        .clk(clk),\n        .rst(rst),\n        .clear(%s),\n        .seed(%s),\n",
+            g->packet ? "1'b0" : "clear", g->fixed_seed ? "32'd0" : "seed");
     fprintf(f, "        .inj_valid(inj_valid),\n        .inj_flit(inj_flit),\n        .inj_ready(inj_ready),\n");
     fprintf(f, "        .inj_ack(%s),\n", g->packet ? "unused_inj_ack" : "inj_ack");
     fprintf(f, "        .ej_valid(ej_valid),\n        .ej_flit(ej_flit),\n");
@@ -889,6 +906,10 @@ static void write_json(FILE *f, const gen_cfg *g)
     lcan_json_string(f, lcan_topo_pgft(g->t));
     fprintf(f, ",\n  \"mode\": \"%s\",\n  \"payload_w\": %d,\n  \"depth\": %d,\n  \"debug\": %s,\n",
             g->packet ? "packet" : "circuit", pw, g->depth, g->debug ? "true" : "false");
+    if (g->fixed_seed)
+        fprintf(f, "  \"seed\": %lu,\n", (unsigned long)g->seed);
+    else
+        fprintf(f, "  \"seed\": null,\n");
     fprintf(f, "  \"leaves\": %lu,\n  \"levels\": %d,\n  \"leaf_ports\": %d,\n  \"ports\": %lu,\n",
             (unsigned long)g->n, h, g->u0, (unsigned long)g->np);
     fprintf(f, "  \"addr_w\": %d,\n  \"flit_w\": %d,\n  \"dbg_bytes\": %llu,\n", aw, g->fw,
@@ -936,7 +957,7 @@ static void write_json(FILE *f, const gen_cfg *g)
 int cmd_gen(int argc, char **argv)
 {
     const char *spec = NULL, *dir = NULL, *name = "lcan_net", *mode = "packet", *v;
-    long payload_w = 16, depth = 4;
+    long payload_w = 16, depth = 4, seed = -1;
     int debug = 1, i, r, opts = 1, rc, l, k;
     char cmdline[1024], *root = NULL, *path = NULL;
     lcan_topo *t;
@@ -978,6 +999,9 @@ int cmd_gen(int argc, char **argv)
                 if (r < 0)
                     return TOOL_EXIT_USAGE;
                 dir = v;
+            } else if ((r = tool_opt_value("gen", argc, argv, &i, "--seed", &v)) != 0) {
+                if (r < 0 || tool_parse_long("gen", "--seed", v, 0, 4294967295L, &seed) != 0)
+                    return TOOL_EXIT_USAGE;
             } else if ((r = tool_opt_flag("gen", a, "--no-debug")) != 0) {
                 if (r < 0)
                     return TOOL_EXIT_USAGE;
@@ -1013,6 +1037,8 @@ int cmd_gen(int argc, char **argv)
     g.payload_w = (int)payload_w;
     g.depth = (int)depth;
     g.debug = debug;
+    g.fixed_seed = seed >= 0;
+    g.seed = g.fixed_seed ? (uint32_t)seed : 0;
     g.h = lcan_topo_levels(t);
     g.u0 = lcan_topo_leaf_ports(t);
     g.n = lcan_topo_leaves(t);
