@@ -15,6 +15,7 @@ SEQ=${SEQ:-2}
 SEED=${SEED:-0x2545F491}
 LOGDIR=${LOGDIR:-build/prove-pinned}
 mkdir -p "$LOGDIR"
+. scripts/equiv-prove.sh
 seed_v="32'h$(printf '%08x' "$SEED")"
 src=$(tr '\n' ' ' < rtl/lcan_network.f)
 
@@ -45,15 +46,8 @@ for net in "${NETS[@]}"; do
   }
   log=$LOGDIR/$name.log
   t0=$(date +%s.%N)
-  if $YOSYS -q -l "$log" -p "$(elab gold "" "connect -set seed $seed_v;")
-        $(elab gate "-set PIN_STRAPS 1 -set FIXED_SEED 1 -set SEED $seed_v" "")
-        design -copy-from gold -as gold gold; design -copy-from gate -as gate gate;
-        equiv_make gold gate equiv; hierarchy -top equiv; async2sync;
-        equiv_simple -seq $SEQ; equiv_induct -seq $SEQ; equiv_status -assert" > /dev/null 2>&1; then
-    res="proven equal ($(grep -o 'Found [0-9]* \$equiv cells' "$log" | tail -1 | cut -d' ' -f2) pairs)"
-  else
-    res="FAILED (see $log)"; fail=1
-  fi
+  equiv_prove "$log" "$(elab gold "" "connect -set seed $seed_v;")
+      $(elab gate "-set PIN_STRAPS 1 -set FIXED_SEED 1 -set SEED $seed_v" "")" || fail=1
   t1=$(date +%s.%N)
   printf 'prove-pinned: %-26s pinned = unpinned, seed %s: %s, %.1f s\n' "$name" "$SEED" "$res" "$(echo "$t1 - $t0" | bc)"
 done

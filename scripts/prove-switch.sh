@@ -16,6 +16,7 @@ SEQ=${SEQ:-2}
 REV=${1:-HEAD}
 LOGDIR=${LOGDIR:-build/prove-switch}
 mkdir -p "$LOGDIR"
+. scripts/equiv-prove.sh
 git rev-parse --verify -q "$REV^{commit}" > /dev/null || { echo "prove-switch: no such revision: $REV"; exit 2; }
 old=$(mktemp -d /tmp/prove-switch.XXXXXX)
 trap 'rm -rf "$old"' EXIT
@@ -54,14 +55,7 @@ for s in "${SHAPES[@]}"; do
   name=${s%%:*}; prm=${s#*:}
   log=$LOGDIR/$name.log
   t0=$(date +%s.%N)
-  if $YOSYS -q -l "$log" -p "$(elab "$old" gold "$prm") $(elab rtl gate "$prm")
-        design -copy-from gold -as gold gold; design -copy-from gate -as gate gate;
-        equiv_make gold gate equiv; hierarchy -top equiv; async2sync;
-        equiv_simple -seq $SEQ; equiv_induct -seq $SEQ; equiv_status -assert" > /dev/null 2>&1; then
-    res="proven equal ($(grep -o 'Found [0-9]* \$equiv cells' "$log" | tail -1 | cut -d' ' -f2) pairs)"
-  else
-    res="FAILED (see $log)"; fail=1
-  fi
+  equiv_prove "$log" "$(elab "$old" gold "$prm") $(elab rtl gate "$prm")" || fail=1
   t1=$(date +%s.%N)
   printf 'prove-switch: %-16s vs %s: %s, %.1f s\n' "$name" "$REV" "$res" "$(echo "$t1 - $t0" | bc)"
 done
