@@ -20,11 +20,11 @@ seed_v="32'h$(printf '%08x' "$SEED")"
 src=$(tr '\n' ' ' < rtl/lcan_network.f)
 
 # NAME:H:M:W:P:MODE[:more chparam NAME VALUE pairs]; small networks (the proof of a 3-level network
-# takes 5-15 minutes), both modes, parallel links, faults, flood queues
+# takes 5-15 minutes, with flood queues longer), both modes, faults, flood queues
 NETS=(
   "lcan-2-2-8-circuit:3:2,2,2:1,2,2:1,1,1:0"
   "lcan-2-2-4-packet:2:2,2:1,2:1,1:1"
-  "pgft-odd-packet-flood:2:3,2:2,2:2,1:1:FLOOD_Q 3"
+  "lcan-2-2-4-packet-flood:2:2,2:1,2:1,1:1:FLOOD_Q 2"
   "lcan-2-2-4-packet-faults:2:2,2:1,2:1,1:1:FAULTS 1"
 )
 vec() { # a,b,c -> yosys constant with level 1 in the low 32 bits
