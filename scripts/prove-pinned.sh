@@ -16,7 +16,9 @@ SEED=${SEED:-0x2545F491}
 LOGDIR=${LOGDIR:-build/prove-pinned}
 mkdir -p "$LOGDIR"
 . scripts/equiv-prove.sh
-seed_v="32'h$(printf '%08x' "$SEED")"
+hex=$(printf '%08x' "$SEED" 2>/dev/null) && [ ${#hex} -le 8 ] ||
+  { echo "prove-pinned: SEED='$SEED' is not a 32-bit number (e.g. SEED=7 or SEED=0x2545F491)"; exit 2; }
+seed_v="32'h$hex"
 src=$(tr '\n' ' ' < rtl/lcan_network.f)
 
 # NAME:H:M:W:P:MODE[:more chparam NAME VALUE pairs]; small networks (the proof of a 3-level network
