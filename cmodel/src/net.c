@@ -342,7 +342,7 @@ static int fast_alloc(lcan_net *n)
         uint32_t pr = g->peer[x], leaf = (pr & LCAN_PEER_LEAF) != 0;
         n->in_src[x] = leaf ? (uint32_t)np + (pr & ~LCAN_PEER_LEAF) : pr;
         n->out_to[x].sw = leaf ? g->n_sw : n->port_sw[pr];
-        n->out_to[x].rx = leaf ? (uint32_t)np + (pr & ~LCAN_PEER_LEAF) : pr;
+        n->out_to[x].rx = n->in_src[x]; /* the link's far end: x's peer as a receiver, as a sender */
         n->out_to[x].loc = leaf ? 0 : n->port_loc[pr];
         n->out_to[x].leaf = (uint8_t)leaf;
         n->out_to[x].cred = (uint8_t)!leaf;
