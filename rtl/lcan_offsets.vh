@@ -37,7 +37,7 @@
             reg [OF_UX*OF_SW-1:0]  of_sig;
             reg [OF_SW-1:0]        of_held;
             reg [OF_PERM_W-1:0]    of_perm;
-            reg [11:0]             of_v, of_n1;
+            reg [11:0]             of_v, of_n1, of_wm;
             integer                of_k, of_q, of_t, of_n, of_w, of_b;
 
             of_m_in = of_state[7:0] & ((8'd1 << OF_K_IN) - 8'd1);
@@ -69,12 +69,16 @@
                     for (of_t = 0; of_t < 12; of_t = of_t + 1)
                         if (of_t < of_w)
                             of_v[of_t] = of_z[(of_b + of_t) % 32];
+                    // each difference masked to w bits (a no-op: v < 2^w and v >= the
+                    // subtrahend), so that synthesis sees w-bit compares and subtractions, not
+                    // 12-bit carry chains (docs/synthesis.md 15)
+                    of_wm = (12'd1 << of_w) - 12'd1;
                     if (of_v >= 12'd4 * of_n1)
-                        of_v = of_v - 12'd4 * of_n1;
+                        of_v = (of_v - 12'd4 * of_n1) & of_wm;
                     if (of_v >= 12'd2 * of_n1)
-                        of_v = of_v - 12'd2 * of_n1;
+                        of_v = (of_v - 12'd2 * of_n1) & of_wm;
                     if (of_v >= of_n1)
-                        of_v = of_v - of_n1;
+                        of_v = (of_v - of_n1) & of_wm;
                     // swap sigma[k] and sigma[k + v] (v = 0: no change)
                     of_held = of_sig[of_k*OF_SW +: OF_SW];
                     for (of_q = of_k + 1; of_q < OF_UX; of_q = of_q + 1)

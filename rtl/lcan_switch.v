@@ -158,8 +158,14 @@ module lcan_switch #(
     // The offsets are registered: r_*_q after a tick = offsets(LFSR state after the tick), computed
     // (rtl/lcan_offsets.vh) inside the register block from the value the LFSR loads, rst ? init :
     // stepped, so on every tick they equal spec 5's offsets of the state before the tick's step
-    // without an offset computation at the start of the allocator's path; the logic outside the
-    // register block that reads rst is the one multiplexer of_state.
+    // without an offset computation at the start of the allocator's path (rst is read inside the
+    // register blocks only).
+    // sigma (UP_CHOICE = 1, U > 1) is drawn one step ahead: up_perm_q = sigma(state) and
+    // sig_next_q = sigma(state stepped once). A stepping tick moves sig_next_q into up_perm_q and draws
+    // the new sig_next_q from the state stepped twice (lcan_lfsr.state_next2), which does not depend
+    // on this tick's requests; a reset tick loads sigma(init) and sigma(init stepped once); other
+    // ticks hold both. So up_perm_q is sigma of the LFSR state on every tick, as before, but the
+    // requests that decide the step only select between registers (docs/synthesis.md 15).
     localparam OF_P = P;
     localparam OF_U = U;
     localparam OF_PDN = P_DN;
@@ -167,7 +173,7 @@ module lcan_switch #(
     localparam OF_K_IN = clog2(P);
     localparam OF_K_UP = clog2(U);
     localparam OF_K_DN = clog2(P_DN);
-    localparam OF_SIGMA = (UP_CHOICE != 0 && U > 1) ? 1 : 0;
+    localparam SIGMA = (UP_CHOICE != 0 && U > 1) ? 1 : 0;
     localparam OF_UX = (U > 0) ? U : 1;
     localparam OF_PERM_W = UPERM_W;
 
@@ -186,7 +192,8 @@ module lcan_switch #(
     wire [31:0]        lfsr_state;
     wire [31:0]        lfsr_init;
     wire [31:0]        lfsr_stepped;
-    wire [31:0]        of_state = rst ? lfsr_init : lfsr_stepped;
+    wire [31:0]        lfsr_init_next;
+    wire [31:0]        lfsr_state_next2;
     reg  [SW-1:0]      r_in_q;
     reg  [SW-1:0]      r_up_q;
     reg  [SW-1:0]      r_dn_q;
@@ -197,30 +204,83 @@ module lcan_switch #(
     wire               lfsr_step;
 
     lcan_lfsr u_lfsr (
-        .clk    (clk),
-        .rst    (rst),
-        .seed   (seed_s),
-        .salt   (salt_s),
-        .step   (lfsr_step),
-        .state  (lfsr_state),
-        .init   (lfsr_init),
-        .stepped(lfsr_stepped)
+        .clk        (clk),
+        .rst        (rst),
+        .seed       (seed_s),
+        .salt       (salt_s),
+        .step       (lfsr_step),
+        .state      (lfsr_state),
+        .init       (lfsr_init),
+        .stepped    (lfsr_stepped),
+        .init_next  (lfsr_init_next),
+        .state_next2(lfsr_state_next2)
     );
 
-    // sigma is registered with the offsets; the allocator reads it with UP_CHOICE = 1 and U > 1,
-    // otherwise up_perm is the constant identity (which the allocator does not use)
-    reg [UPERM_W-1:0] up_perm_q;
-    always @(posedge clk) begin : b_offsets
+    // each block below gives the include its own of_state (what it draws from) and OF_SIGMA
+    generate
+        if (1) begin : g_offsets
+            localparam OF_SIGMA = 0;
+            always @(posedge clk) begin : b_offsets
+                reg [31:0] of_state;
+                of_state = rst ? lfsr_init : lfsr_stepped;
+                begin : b_draw
 `include "lcan_offsets.vh"
-        r_in_q <= of_r_in;
-        r_up_q <= of_r_up;
-        r_dn_q <= of_r_dn;
-        up_perm_q <= of_perm;
-    end
-    assign up_perm = (OF_SIGMA != 0) ? up_perm_q : IDENTITY_PERM;
+                    r_in_q <= of_r_in;
+                    r_up_q <= of_r_up;
+                    r_dn_q <= of_r_dn;
+                end
+            end
+        end
+        if (SIGMA != 0) begin : g_sigma
+            localparam OF_SIGMA = 1;
+            reg [UPERM_W-1:0] up_perm_q;
+            reg [UPERM_W-1:0] sig_next_q;
+            // three draws on every tick, none under a condition (yosys would keep the temporaries
+            // of a conditional draw in flip-flops and put the condition at its input): sigma of
+            // init and of init stepped once (what a reset tick loads; constants with a pinned
+            // seed) and of the state stepped twice (what a stepping tick loads into sig_next_q)
+            always @(posedge clk) begin : b_sigma
+                reg [UPERM_W-1:0] sig_init, sig_init_next, sig_ahead;
+                begin : b_init
+                    reg [31:0] of_state;
+                    of_state = lfsr_init;
+                    begin : b_draw
+`include "lcan_offsets.vh"
+                        sig_init = of_perm;
+                    end
+                end
+                begin : b_init_next
+                    reg [31:0] of_state;
+                    of_state = lfsr_init_next;
+                    begin : b_draw
+`include "lcan_offsets.vh"
+                        sig_init_next = of_perm;
+                    end
+                end
+                begin : b_ahead
+                    reg [31:0] of_state;
+                    of_state = lfsr_state_next2;
+                    begin : b_draw
+`include "lcan_offsets.vh"
+                        sig_ahead = of_perm;
+                    end
+                end
+                if (rst) begin
+                    up_perm_q <= sig_init;
+                    sig_next_q <= sig_init_next;
+                end else if (lfsr_step) begin
+                    up_perm_q <= sig_next_q;
+                    sig_next_q <= sig_ahead;
+                end
+            end
+            assign up_perm = up_perm_q;
+        end else begin : g_identity
+            assign up_perm = IDENTITY_PERM;
+        end
+    endgenerate
 
-    // the state itself is read only through the offsets; up_perm_q only with sigma
-    wire unused_lfsr = &{1'b0, lfsr_state, (OF_SIGMA != 0) ? 1'b0 : ^up_perm_q};
+    // the state itself is read only through the offsets; the states ahead only by sigma
+    wire unused_lfsr = &{1'b0, lfsr_state, (SIGMA != 0) ? 64'd0 : {lfsr_init_next, lfsr_state_next2}};
 
     // ---------------------------------------------------------------- reach rows (spec 14.2)
     // FAULTS = 1 below the top: row j (upper j) holds RW bits, bit a = a header for packed address a

@@ -47,7 +47,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MUTANTS = [
     (1, "lcan_lfsr.v", "MASK = 32'h80200003;", "MASK = 32'h80200001;", "LFSR polynomial: a tap dropped"),
     (2, "lcan_lfsr.v", "wire [31:0] seeded = seed ^ salt;", "wire [31:0] seeded = seed;", "LFSR seeding ignores the switch salt"),
-    (3, "lcan_lfsr.v", "assign stepped = step ? (s_q >> 1) ^", "assign stepped = step ? (s_q << 1) ^", "LFSR shifts the wrong way"),
+    (3, "lcan_lfsr.v", "LCAN_LFSR_STEP(x) ((x >> 1) ^", "LCAN_LFSR_STEP(x) ((x << 1) ^", "LFSR shifts the wrong way"),
     (4, "lcan_offsets.vh", "(of_m_in >= OF_P[7:0]) ?", "(of_m_in > OF_P[7:0]) ?", "r_in reduction off by one"),
     (5, "lcan_offsets.vh", "of_m_up = of_state[15:8]", "of_m_up = of_state[7:0]", "r_up taken from r_in's bits"),
     (6, "lcan_offsets.vh", "of_m_dn = of_state[23:16]", "of_m_dn = of_state[15:8]", "r_dn taken from r_up's bits"),
@@ -88,6 +88,9 @@ MUTANTS = [
     (38, "lcan_prefix_count.v", "wire [N-1:0] x2 = g_lvl[s-1].v[b*N +: N] << (1 << (s - 1));", "wire [N-1:0] x2 = g_lvl[s-1].v[b*N +: N] << ((1 << (s - 1)) - 1);", "prefix count: tree adds the wrong span"),
     (39, "lcan_alloc.v", "assign out_src[k*SW + b] = |(sel[k*P +: P] & idx_bit(b));", "assign out_src[k*SW + b] = |sel[k*P +: P];", "allocator: winner index encoded wrong (cell tests only)"),
     (40, "lcan_switch.v", "wire          uni = cand_valid[i] & ~bcast;", "wire          uni = cand_valid[i];", "a broadcast also requests as a unicast"),
+    (41, "lcan_switch.v", "up_perm_q <= sig_next_q;", "up_perm_q <= up_perm_q;", "sigma drawn ahead: never moved into use (sigma fixed after reset)"),
+    (42, "lcan_switch.v", "sig_next_q <= sig_init_next;", "sig_next_q <= sig_init;", "sigma drawn ahead: after reset one step behind the LFSR"),
+    (43, "lcan_lfsr.v", "assign state_next2 = `LCAN_LFSR_STEP(s_step1);", "assign state_next2 = s_step1;", "sigma drawn ahead from one step, not two"),
 ]
 
 # Generation rules: (regex, replacement, name). Spaces around binary operators keep reductions

@@ -19,7 +19,8 @@
 #   6. collect:  scripts/synth/collect.py gathers the numbers into result.json.
 # Environment: YOSYS, NEXTPNR_ICE40, PYTHON, SYNTH_FREQ (MHz, default 100), SYNTH_SEED (default 1),
 # SYNTH_TIMEOUT (seconds per tool step, default 1200), SYNTH_FLIST (default rtl/lcan_network.f),
-# SYNTH_ECP5 (0 = skip), YOSYS_ECP5, NEXTPNR_ECP5, SYNTH_ECP5_FLAGS (default -nowidelut).
+# SYNTH_ECP5 (0 = skip), YOSYS_ECP5, NEXTPNR_ECP5, SYNTH_ECP5_FLAGS (default -nowidelut),
+# NEXTPNR_ECP5_FLAGS (extra nextpnr-ecp5 options, e.g. --router router2).
 # Exit status: 0 done (a synth_ice40 or nextpnr run that hit SYNTH_TIMEOUT, or a design that does not
 # fit, is recorded as a result), 1 a step failed (yosys error, the generic step timed out), 2 a tool
 # missing.
@@ -43,6 +44,7 @@ SYNTH_ECP5="${SYNTH_ECP5:-1}"
 # synth_ecp5 without LUT5-LUT7 (PFUMX/L6MUX) mapping: yosys 0.23's wide-LUT mapping takes 2.2x the
 # LUT4s on our switches (docs/synthesis.md 14); SYNTH_ECP5_FLAGS="" restores yosys's default
 SYNTH_ECP5_FLAGS="${SYNTH_ECP5_FLAGS--nowidelut}"
+NEXTPNR_ECP5_FLAGS="${NEXTPNR_ECP5_FLAGS-}"
 
 for tool in "$YOSYS" "$NEXTPNR_ICE40" "$PYTHON"; do
   command -v "$tool" >/dev/null 2>&1 || { echo "synth: $tool not found: run make deps" >&2; exit 2; }
@@ -167,7 +169,7 @@ if [ "$ecp5" = 1 ]; then
       synth_ecp5 $SYNTH_ECP5_FLAGS -top synth_wrap -json ecp5.json; tee -q -o ecp5.stat.json stat -json"; then
     # (pnr-fit.sh: nextpnr-ecp5 does not stop by itself on a design larger than the device)
     run "$tmp" ecp5-pnr ecp5-pnr.log bash "$here/pnr-fit.sh" "$NEXTPNR_ECP5" --85k --package CABGA381 --json ecp5.json \
-      --freq "$SYNTH_FREQ" --seed "$SYNTH_SEED" --timing-allow-fail --report ecp5-pnr.json || true
+      --freq "$SYNTH_FREQ" --seed "$SYNTH_SEED" --timing-allow-fail --report ecp5-pnr.json $NEXTPNR_ECP5_FLAGS || true
   fi
   rm -rf "$tmp/ecp5.json" "$tmp/src"
 fi

@@ -4,7 +4,9 @@
 //   python3 -c 'M=0x80200003; s=0xDEADBEEF^((2*0x9E3779B9+5*0x85EBCA6B+0x6A09E667)&0xffffffff)
 //   ... ; s=((s>>1)^(M if s&1 else 0))'
 // The salt below is the salt of level 2, index 5 (0x4413cdf0). Checks: seeding, 8 steps, 1000 steps,
-// hold when step = 0, reset priority over step, and the zero seed rule (seed ^ salt = 0 -> 1).
+// hold when step = 0, reset priority over step, and the zero seed rule (seed ^ salt = 0 -> 1);
+// the states one step ahead: init_next = the state after the reset tick stepped once, state_next2
+// = the state stepped twice (the same sequences read two entries on).
 // Prints "lfsr: N passed, N failed".
 `default_nettype none
 
@@ -14,6 +16,8 @@ module tb_lcan_lfsr;
     reg         step = 1'b0;
     reg  [31:0] seed = 32'hDEADBEEF;
     wire [31:0] state;
+    wire [31:0] init_next;
+    wire [31:0] state_next2;
     integer     n_pass = 0;
     integer     n_fail = 0;
     integer     i;
@@ -25,7 +29,11 @@ module tb_lcan_lfsr;
         .seed (seed),
         .salt (32'h4413cdf0),
         .step (step),
-        .state(state)
+        .state(state),
+        .init (),
+        .stepped(),
+        .init_next(init_next),
+        .state_next2(state_next2)
     );
 
     always #5 clk = ~clk;
@@ -41,10 +49,19 @@ module tb_lcan_lfsr;
         input [31:0] want;
         input [8*40-1:0] what;
         begin
-            if (state === want) n_pass = n_pass + 1;
+            check_v(state, want, what);
+        end
+    endtask
+
+    task check_v;
+        input [31:0] got;
+        input [31:0] want;
+        input [8*40-1:0] what;
+        begin
+            if (got === want) n_pass = n_pass + 1;
             else begin
                 n_fail = n_fail + 1;
-                $display("lfsr: FAIL %0s: got %08x, expected %08x", what, state, want);
+                $display("lfsr: FAIL %0s: got %08x, expected %08x", what, got, want);
             end
         end
     endtask
@@ -64,8 +81,10 @@ module tb_lcan_lfsr;
         step = 1'b1;  // reset wins over step
         tick;
         check(expect_seq[0], "seed ^ salt on reset");
+        check_v(init_next, expect_seq[1], "init_next: seed ^ salt stepped once");
         rst = 1'b0;
         for (i = 1; i <= 8; i = i + 1) begin
+            if (i <= 6) check_v(state_next2, expect_seq[i + 1], "state_next2: two steps ahead");
             tick;
             check(expect_seq[i], "step");
         end
@@ -88,6 +107,7 @@ module tb_lcan_lfsr;
         rst = 1'b0;
         tick;
         check(32'h80200003, "step from 1");
+        check_v(state_next2, 32'h60180001, "state_next2 from step 1 of 1");
         tick;
         check(32'hc0300002, "step 2 from 1");
         tick;
