@@ -24,9 +24,11 @@ and line order: 362 of 723 at stop 25; 1 = all). A mutant that does not compile 
 KILLED (build) and scored apart.
 
   scripts/mutants.py [--only N,N..] [--jobs J] [--list] [--generated K | --no-generated]
-                     [--stages icarus,cells,switch] [--require-killed]
+                     [--stages icarus,cells,switch] [--switch-form short|tiny] [--require-killed]
 
---stages runs only the named stages (default all three); --require-killed exits 1 when a mutant
+--stages runs only the named stages (default all three); --switch-form tiny runs the third stage on
+tb/switch's tiny form (six units of three level-1 switches, built in a quarter of the short form's
+time) instead of the short form (46 units); --require-killed exits 1 when a mutant
 survives or any hand-written edit (run or not) no longer matches rtl/ exactly once (the short form
 in `make test`: `make test-mutants`, a few hand-written mutants against the switch-level lockstep
 alone, so that a bench that lost its teeth, or a list gone stale, fails the suite).
@@ -193,6 +195,7 @@ def run(cmd, **kw):
 
 STAGES = ("icarus", "cells", "switch")
 RUN_STAGES = set(STAGES)
+SWITCH_FORM = ["short"]  # the tb/switch form of the third stage (--switch-form)
 
 
 def run_suite(tree):
@@ -226,8 +229,8 @@ def run_suite(tree):
     if not os.path.exists(os.path.join(tree, "build", "tb-switch", "libtbsw_vl.a")) or shutil.which("verilator") is None:
         return True, "(switch-level lockstep not run: no verilator or build/tb-switch/libtbsw_vl.a)"
     try:
-        r = run(["python3", os.path.join(tree, "tb", "switch", "tb-switch"), "run", "--seeds", "2",
-                            "--cycles", "20000"], capture_output=True, text=True, timeout=SUITE_TIMEOUT * 2,
+        r = run(["python3", os.path.join(tree, "tb", "switch", "tb-switch"), "run", "--form", SWITCH_FORM[0],
+                 "--seeds", "2", "--cycles", "20000"], capture_output=True, text=True, timeout=SUITE_TIMEOUT * 2,
                            env=dict(env, CCACHE_DIR=os.path.join(ROOT, "build", "ccache")))
     except subprocess.TimeoutExpired:
         return False, "switch lockstep: no result within %d s (hang)" % (SUITE_TIMEOUT * 2)
@@ -267,7 +270,9 @@ def main():
     ap.add_argument("--no-generated", action="store_true")
     ap.add_argument("--stages", default=",".join(STAGES))
     ap.add_argument("--require-killed", action="store_true")
+    ap.add_argument("--switch-form", choices=("short", "tiny"), default="short")
     a = ap.parse_args()
+    SWITCH_FORM[0] = a.switch_form
     stages = set(x for x in a.stages.split(",") if x)
     if not stages or not stages <= set(STAGES):
         print("mutants: --stages takes a comma-separated subset of %s" % ",".join(STAGES), file=sys.stderr)
