@@ -18,6 +18,8 @@ SAN_FLAGS  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize
 VERILATOR  ?= verilator
 IVERILOG   ?= iverilog
 YOSYS      ?= yosys
+# how many C compilations `make test` runs at once (the model's library, its test programs)
+BUILD_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 TESTS :=
 .DEFAULT_GOAL := all
@@ -44,7 +46,7 @@ deps:
 	@bash scripts/deps.sh
 
 test: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -j$(BUILD_JOBS) all
 	@bash scripts/run-tests.sh $(TESTS)
 
 clean:
