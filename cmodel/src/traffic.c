@@ -378,6 +378,9 @@ typedef struct {
  * last touched about nslot injections ago: a cache miss on every packet. Its number is known early
  * (the free list's order), so the slot TAG_AHEAD injections ahead is fetched while this one is made. */
 #define TAG_AHEAD 8u
+/* Past saturation the source queues grow long and their head and tail lines go cold; they move
+ * one packet at a time, so the entries QUEUE_AHEAD further on are fetched as they go. */
+#define QUEUE_AHEAD 8u
 #if defined(__GNUC__)
 #define PREFETCH_W(p) __builtin_prefetch((p), 1)
 #else
@@ -493,6 +496,7 @@ static int create(drv *d, uint32_t s, uint64_t now)
     if (nd->count == nd->cap && grow(nd) != 0)
         return -1;
     k = &nd->q[(nd->head + nd->count) & (nd->cap - 1u)]; /* cap: a power of two */
+    PREFETCH_W(&nd->q[(nd->head + nd->count + QUEUE_AHEAD) & (nd->cap - 1u)]);
     k->created = now;
     k->bcast = 0;
     if (d->o->bcast > 0 && d->w1 > 0 && urand(&nd->rng) < d->o->bcast) {
@@ -845,6 +849,7 @@ lcan_status lcan_traffic_run(const lcan_topo *t, const lcan_traffic_pattern *p, 
                                   (uint64_t)k->bcast << (d.pw + d.aw);
                     used_ports[nused++] = port;
                     nd->head = (nd->head + 1u) & (nd->cap - 1u);
+                    PREFETCH_W(&nd->q[(nd->head + QUEUE_AHEAD) & (nd->cap - 1u)]);
                     nd->count--;
                     d.queued--;
                     d.inflight++;
