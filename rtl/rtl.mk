@@ -154,7 +154,10 @@ synth-smoke: $(BUILD)/lcan
 	    echo "synth-smoke: $$name mode $$mode: $$(grep -a 'Number of cells' $$log | tail -1 | tr -s ' ')"; \
 	  done; done
 
-test-rtl: test-rtl-cells test-rtl-smoke
+# the cell tests and the smoke test side by side (each a serial list of Icarus runs, about the same
+# length), each one's output printed whole when it ends
+test-rtl:
+	@$(MAKE) --no-print-directory -j2 --output-sync=target test-rtl-cells test-rtl-smoke
 
 # every smoke and pass configuration (long under Icarus, see RTL_SMOKE_CONFIGS)
 test-rtl-full:
