@@ -56,37 +56,67 @@ lockstep() {
   fi
 }
 
+# par ARGS: lockstep ARGS in the background, TB_JOBS (default 2) at a time: a Verilator build is one
+# thread in its front end, so two builds of different binaries overlap (runs of one binary share it:
+# its build lock). par_end waits for them and prints each run's lines, in the order queued.
+TB_JOBS=${TB_JOBS:-2}
+case "$TB_JOBS" in ''|*[!0-9]*|0) echo "tb: TB_JOBS='$TB_JOBS' is not a positive number" >&2; exit 2;; esac
+par_names=()
+par() {
+  while [ "$(jobs -rp | wc -l)" -ge "$TB_JOBS" ]; do wait -n; done
+  ( total_cycles=0; lockstep "$@"; echo "$total_cycles" >"$OUT/$1.cycles" ) >"$OUT/$1.lines" 2>&1 &
+  par_names+=("$1")
+}
+par_end() {
+  wait
+  local n
+  for n in "${par_names[@]}"; do
+    cat "$OUT/$n.lines"
+    if grep -q '^tb: ok ' "$OUT/$n.lines" && ! grep -q '^tb: FAIL ' "$OUT/$n.lines"; then
+      pass=$((pass + 1)); total_cycles=$((total_cycles + $(cat "$OUT/$n.cycles" 2>/dev/null || echo 0)))
+    else
+      fail=$((fail + 1)); failed+=("$n")
+      grep -q '^tb: FAIL ' "$OUT/$n.lines" || echo "tb: FAIL $n: no result (the run died?)"
+    fi
+  done
+  par_names=()
+}
+
 # The matrix (Verilator). Configurations are chosen so that few distinct binaries are built.
 # Small instances of every class, so that the Verilator builds (the slow part) stay short in CI:
 # d > u, d = u, d < u, non-power-of-two radix, w1 > 1 (two broadcast trees), parallel links, and the
 # CM-5's w1 = 2 on a smaller XGFT; both modes; several patterns. `lcan lockstep` runs any larger network the same way.
-lockstep m01 verilator 'lcan(4,2,16)'    circuit worst     12000
-lockstep m02 verilator 'lcan(4,2,16)'    circuit random    10000
-lockstep m03 verilator 'lcan(2,2,16)'    circuit bitrev    10000
-lockstep m04 verilator 'lcan(2,2,16)'    packet  random    12000
-lockstep m05 verilator 'lcan(2,2,16)'    circuit transpose 8000
-lockstep m06 verilator 'lcan(2,3,8)'     circuit random    10000
-lockstep m07 verilator 'lcan(2,3,8)'     packet  identity  8000
-lockstep m08 verilator 'xgft(2;3,3;1,3)' circuit worst     10000
-lockstep m09 verilator 'xgft(2;3,3;1,3)' packet  random    10000
-lockstep m10 verilator 'xgft(2;4,4;2,2)' packet  random    4000
-lockstep m11 verilator 'bft(4;1,2,4,8)'  circuit random    10000
-lockstep m12 verilator 'bft(4;1,2,4,8)'  packet  random    10000
-lockstep m13 verilator 'bft(4;1,2,4,8)'  packet  bitrev    6000
 # The CM-5 (256 leaves, 256 switches), both modes: its Verilator build compiles the switch's code once
-# per switch type (tb/lcan-rtl verilator_config), so it fits in CI.
-lockstep m14 verilator cm5               packet  random    5000
-lockstep m15 verilator cm5               circuit worst     5000
+# per switch type (tb/lcan-rtl verilator_config), so it fits in CI; queued first, the
+# longest builds. Runs of one binary are not queued next to each other (the second would wait for the
+# first one's build).
+par m14 verilator cm5               packet  random    5000
+par m15 verilator cm5               circuit worst     5000
+par m01 verilator 'lcan(4,2,16)'    circuit worst     12000
+par m03 verilator 'lcan(2,2,16)'    circuit bitrev    10000
+par m02 verilator 'lcan(4,2,16)'    circuit random    10000
+par m04 verilator 'lcan(2,2,16)'    packet  random    12000
+par m05 verilator 'lcan(2,2,16)'    circuit transpose 8000
+par m06 verilator 'lcan(2,3,8)'     circuit random    10000
+par m07 verilator 'lcan(2,3,8)'     packet  identity  8000
+par m08 verilator 'xgft(2;3,3;1,3)' circuit worst     10000
+par m09 verilator 'xgft(2;3,3;1,3)' packet  random    10000
+par m10 verilator 'xgft(2;4,4;2,2)' packet  random    4000
+par m11 verilator 'bft(4;1,2,4,8)'  circuit random    10000
+par m12 verilator 'bft(4;1,2,4,8)'  packet  random    10000
+par m16 verilator 'lcan(2,3,8)'     circuit random    8000 --up-choice rotate
+par m13 verilator 'bft(4;1,2,4,8)'  packet  bitrev    6000
 # UP_CHOICE rotate (spec 6, the behaviour before uniform): two more binaries, networks with U >= 3
-# (lcan(2,3,8): 3 uppers at level 1, 2; bft(4;1,2,4,8): 2, 4, 8 parallel uppers)
-lockstep m16 verilator 'lcan(2,3,8)'     circuit random    8000 --up-choice rotate
-lockstep m17 verilator 'bft(4;1,2,4,8)'  packet  random    6000 --up-choice rotate
+# (lcan(2,3,8): 3 uppers at level 1, 2 - m16, queued above between m12 and m13; bft(4;1,2,4,8): 2, 4,
+# 8 parallel uppers)
+par m17 verilator 'bft(4;1,2,4,8)'  packet  random    6000 --up-choice rotate
 # flood queues (spec 8.7): m18 shares the binary of c-cbft8-mnb-flood (DEPTH 8, FLOOD_Q 8: the mnb
 # rule of lcan_collective_engine_cfg for n = 8); m19 (its own binary) has queues of 2 flits that fill
 # (FLOOD_Q >= m_l = 2: below that, two children flooding at once block each other, see spec 8.7)
-lockstep m18 verilator 'bft(3;1,1,1)'    packet  random    6000 --depth 8 --flood-queue 8 --bcast-rate 0.3 \
+par m18 verilator 'bft(3;1,1,1)'    packet  random    6000 --depth 8 --flood-queue 8 --bcast-rate 0.3 \
   --flood-share 0.8
-lockstep m19 verilator 'bft(3;1,1,1)'    packet  random    6000 --flood-queue 2 --bcast-rate 0.3 --flood-share 0.8
+par m19 verilator 'bft(3;1,1,1)'    packet  random    6000 --flood-queue 2 --bcast-rate 0.3 --flood-share 0.8
+par_end
 
 if [ "$total_cycles" -ge 100000 ]; then
   ok "matrix: $total_cycles Verilator cycles in lockstep (>= 100000)"
@@ -240,10 +270,11 @@ done
 # engine's JSON (but for "engine" and the measured "cycles_per_s"), in lockstep (0 mismatches);
 # networks with w_1 = 2 and w_1 = 3 (xgft(2;3,4;3,3): 3 uppers at level 1, the sigma scan).
 ft0=$(date +%s)
-lockstep f01 verilator 'gft(2,2,2)'      circuit random 6000 --faults none
-lockstep f02 verilator 'gft(2,2,2)'      packet  random 6000 --faults none
-lockstep f03 verilator 'xgft(2;3,4;3,3)' circuit worst  6000 --faults none
-lockstep f04 verilator 'xgft(2;3,4;3,3)' packet  random 6000 --faults none
+par f01 verilator 'gft(2,2,2)'      circuit random 6000 --faults none
+par f03 verilator 'xgft(2;3,4;3,3)' circuit worst  6000 --faults none
+par f02 verilator 'gft(2,2,2)'      packet  random 6000 --faults none
+par f04 verilator 'xgft(2;3,4;3,3)' packet  random 6000 --faults none
+par_end
 # fcmp NAME ENGINE CHECK CMD SPEC [options]: --engine model against --engine ENGINE; CHECK is a python
 # expression on the RTL's JSON b that must hold too
 fcmp() {
