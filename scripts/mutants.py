@@ -27,8 +27,8 @@ KILLED (build) and scored apart.
                      [--stages icarus,cells,switch] [--switch-form short|tiny] [--require-killed]
 
 --stages runs only the named stages (default all three); --switch-form tiny runs the third stage on
-tb/switch's tiny form (six units of three level-1 switches, built in a quarter of the short form's
-time) instead of the short form (46 units); --require-killed exits 1 when a mutant
+tb/switch's tiny form (six units: two level-1 switches and the odd pgft's level 2, built in about a
+quarter of the short form's time) instead of the short form (46 units); --require-killed exits 1 when a mutant
 survives or any hand-written edit (run or not) no longer matches rtl/ exactly once (the short form
 in `make test`: `make test-mutants`, a few hand-written mutants against the switch-level lockstep
 alone, so that a bench that lost its teeth, or a list gone stale, fails the suite).

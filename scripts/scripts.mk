@@ -58,8 +58,8 @@ mutants: $(BUILD)/lcan $(BUILD)/tb/lcan_tb.vpi $(BUILD)/tb-switch/libtbsw_vl.a
 # The short form, in make test (issue 16): four hand-written mutants that only the switch-level
 # lockstep sees (a header on an input owning a circuit, an invalid digit) or that it must see too
 # (a second header on a set downer, a FIFO pointer), each against tb/switch alone after an unmutated
-# baseline; fails when one survives. Against tb/switch's tiny form (six units of three level-1
-# switches: five Verilator builds of about 30 s instead of about 100 s for the short form).
+# baseline; fails when one survives. Against tb/switch's tiny form (six units: two level-1 switches
+# and the odd pgft's level 2; five Verilator builds of about 30 s instead of about 100 s each).
 .PHONY: test-mutants
 test-mutants: $(BUILD)/lcan $(BUILD)/tb-switch/libtbsw_vl.a
 	python3 scripts/mutants.py --no-generated --only 17,18,21,33 --stages switch --switch-form tiny \
