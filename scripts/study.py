@@ -461,7 +461,10 @@ about 40 s, lcan(4,4,256) and lcan(2,2,256) 2-6 minutes, lcan(4,4,1024) (1,280 s
 minutes wall, 12-13 CPU minutes and 11.8 GB for Verilator; the route runs themselves take seconds
 (50 trials of lcan(4,4,1024) in 5.5 s). Not built here: lcan(2,4,256) - u > d widens
 every level, 32,640 switches (16,384 at the top, beyond Verilator's generate-loop limit) - and
-lcan(2,2,1024), 5,120 switches (about 4x lcan(4,4,1024)'s memory). The model's rows up to 2^16 PEs
+lcan(2,2,1024), 5,120 switches: its Verilator build was tried at stop 30 and Verilator's front end
+was killed by the kernel's OOM killer at 20.3 GB resident, 3.6 CPU minutes in, on this 24 GB
+machine (`/usr/bin/time -v tb/lcan-rtl build 'lcan(2,2,1024)' --mode circuit`; lcan(4,4,1024), 1,280
+larger switches, peaks at 12.7 GB). The model's rows up to 2^16 PEs
 stand for those sizes. `make sweep` measures the RTL rows of `STUDY_RTL` (scripts/study.mk).
 
 ## 6. The paper's random upper against the rotation (UP_CHOICE)
