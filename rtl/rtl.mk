@@ -234,11 +234,12 @@ prove-alloc:
 	@YOSYS=$(YOSYS) LOGDIR=$(BUILD)/prove-alloc bash scripts/prove-alloc.sh
 
 # lcan_switch of the working tree proven equal (yosys equiv_*, ports and registers) to that of git
-# revision REV (default HEAD) on 10 shapes/modes: the check for a restructuring of the switch
-# (BOUND=N: bounded, from reset, N ticks; for a change that adds state)
+# revision REV (default HEAD) on 12 shapes/modes: the check for a restructuring of the switch
+# (BOUND=N: bounded, from reset, N ticks; for a change that adds state or differs only in states
+# reset never reaches; ONLY=NAME,NAME: those shapes alone)
 REV ?= HEAD
 prove-switch:
-	@YOSYS=$(YOSYS) BOUND=$(BOUND) LOGDIR=$(BUILD)/prove-switch bash scripts/prove-switch.sh $(REV)
+	@YOSYS=$(YOSYS) BOUND=$(BOUND) ONLY=$(ONLY) LOGDIR=$(BUILD)/prove-switch bash scripts/prove-switch.sh $(REV)
 
 # lcan_network built for synthesis (PIN_STRAPS = 1, FIXED_SEED = 1, SEED) proven equal (yosys
 # equiv_*, ports and registers) to the simulators' network with its seed input tied to SEED, on 4

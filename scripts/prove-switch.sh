@@ -10,7 +10,8 @@
 # With BOUND=N the proof is instead bounded and from reset (equiv_bounded in scripts/equiv-prove.sh:
 # every output equal on the N ticks after a reset tick, any inputs), for a change that adds state
 # the pairs of registers cannot express (docs/synthesis.md 15: sigma drawn a step ahead).
-# Usage: scripts/prove-switch.sh [REV] (REV: a git revision, default HEAD; YOSYS, SEQ=2, BOUND settable)
+# Usage: scripts/prove-switch.sh [REV] (REV: a git revision, default HEAD; YOSYS, SEQ=2, BOUND settable;
+# ONLY=NAME,NAME proves those shapes alone)
 # Prints one line per shape; exits 1 if any proof fails (the log names the unproven pairs).
 set -u
 cd "$(dirname "$0")/.."
@@ -42,6 +43,8 @@ SHAPES=(
   "circuit-faults:$B W_UP 2 MODE 0 LEVEL 1 FAULTS 1"
   "packet-m3-u4:M_L 3 P_DN 1 P_UP 1 ADDR_W 4 DIG_OFF 0 DIG_W 2 PAYLOAD_W 4 DEPTH 2 W_UP 4 MODE 1 LEVEL 1"
   "packet-pdn2:M_L 2 P_DN 2 P_UP 1 ADDR_W 3 DIG_OFF 0 DIG_W 1 PAYLOAD_W 4 DEPTH 3 W_UP 3 MODE 1 LEVEL 1"
+  "circuit-rotate:$B W_UP 2 MODE 0 LEVEL 1 UP_CHOICE 0"
+  "circuit-m3-u4:M_L 3 P_DN 1 P_UP 1 ADDR_W 4 DIG_OFF 0 DIG_W 2 PAYLOAD_W 4 DEPTH 2 W_UP 4 MODE 0 LEVEL 1"
 )
 elab() { # DIR NAME PARAMS -> yosys commands elaborating DIR's lcan_switch as module NAME
   local rd="" p="" k v
@@ -59,6 +62,7 @@ prove=equiv_prove
 fail=0
 for s in "${SHAPES[@]}"; do
   name=${s%%:*}; prm=${s#*:}
+  case ",${ONLY:-$name}," in *",$name,"*) ;; *) continue ;; esac
   log=$LOGDIR/$name.log
   t0=$(date +%s.%N)
   "$prove" "$log" "$(elab "$old" gold "$prm") $(elab rtl gate "$prm")" || fail=1
