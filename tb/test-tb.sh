@@ -321,6 +321,18 @@ else
   bad errors "errors: exit $rc1/$rc2: $(cat "$OUT/err1" "$OUT/err2")"
 fi
 
+# the malloc library every Verilator run uses (tb/lcan-rtl _malloc-preload: a file or an empty line;
+# a bad LCAN_RTL_MALLOC is one "lcan:" line, exit 2)
+lib=$("$RTL" _malloc-preload); rc1=$?
+none=$(LCAN_RTL_MALLOC=none "$RTL" _malloc-preload); rc2=$?
+LCAN_RTL_MALLOC=/nonexistent/libm.so "$RTL" _malloc-preload >"$OUT/out3" 2>"$OUT/err3"; rc3=$?
+if [ $rc1 -eq 0 ] && { [ -z "$lib" ] || [ -f "$lib" ]; } && [ $rc2 -eq 0 ] && [ -z "$none" ] \
+   && [ $rc3 -eq 2 ] && [ ! -s "$OUT/out3" ] && [ "$(wc -l <"$OUT/err3")" -eq 1 ] && grep -q '^lcan: ' "$OUT/err3"; then
+  ok "malloc: _malloc-preload '${lib:-none}', none -> empty, a missing library -> one 'lcan:' line, exit 2"
+else
+  bad malloc "malloc: exit $rc1/$rc2/$rc3, '$lib' '$none': $(cat "$OUT/err3")"
+fi
+
 echo "tb: $(( $(date +%s) - t0 )) s"
 echo "tb: $pass passed, $fail failed${failed:+ (${failed[*]})}"
 [ $fail -eq 0 ]
