@@ -46,8 +46,10 @@ RTL_LINT_ROTATE := lcan-2-4-8 lcan-3-3-27 bft-4-1-2-4-8 pgft-3-odd gft-1-4-1
 # (the sigma scan; rotate only changes the chain's start input, linted with FAULTS = 0)
 RTL_LINT_FAULTS := lcan-2-4-8 lcan-3-3-27 bft-4-1-2-4-8 pgft-3-odd gft-1-4-1
 # linted with flood queues as well (spec 8.7, FLOOD_Q > 0: packet mode, UP_CHOICE = 1, each FAULTS
-# value of the configuration): NAME:FLOOD_Q - a one-flit queue, 255 (the widest count), one of 2..5
-RTL_LINT_FLOOD := bft-4-1-2-4-8:255 pgft-3-odd:5 gft-1-4-1:5
+# value of the configuration): NAME:FLOOD_Q - the smallest queue each network allows (FLOOD_Q >= every
+# m_l: 2 and 5) and 255, the widest count, on the one-switch network (a queue's length is unrolled in
+# every switch: 255 on bft-4-1-2-4-8 took 47-54 s per lint, on gft-1-4-1 3 s; docs/verification.md 3)
+RTL_LINT_FLOOD := bft-4-1-2-4-8:2 pgft-3-odd:5 gft-1-4-1:255
 # linted with OBSERVE = 0 as well (no counters, no debug view; both modes, flood queues as listed),
 # also with the rest of the synthesis options: PIN_STRAPS = 1, FIXED_SEED = 1
 RTL_LINT_NOOBS := lcan-2-2-16 bft-4-1-2-4-8
