@@ -333,6 +333,23 @@ else
   bad malloc "malloc: exit $rc1/$rc2/$rc3, '$lib' '$none': $(cat "$OUT/err3")"
 fi
 
+# LCAN_RTL_UNROLL=N: loops of more than N statements not unrolled (less memory in Verilator's front
+# end, a slower binary, cached apart as _uN): the same run gives the default binary's checksum; a bad
+# value is one "lcan:" line, exit 2, before anything is built
+for u in "" 1; do
+  LCAN_RTL_UNROLL=$u "$RTL" lockstep 'lcan(2,3,8)' --mode circuit --pattern random --cycles 2000 --seed 7 --json \
+    --quiet >"$OUT/unroll$u.json" 2>"$OUT/unroll$u.err"
+done
+LCAN_RTL_UNROLL=0 "$RTL" build 'lcan(2,3,8)' --mode circuit >"$OUT/out4" 2>"$OUT/err4"; rc4=$?
+c0=$(json "$OUT/unroll.json" 'j["checksum"]'); c1=$(json "$OUT/unroll1.json" 'j["checksum"]')
+if [ -n "$c0" ] && [ "$c0" = "$c1" ] && [ "$(json "$OUT/unroll1.json" 'j["mismatches"]')" = 0 ] \
+   && [ -x "$LCAN_BUILD/sim/verilator/3_2.2.2_1.3.3_1.1.1_u1-circuit/obj/Vtb_top" ] \
+   && [ $rc4 -eq 2 ] && [ "$(wc -l <"$OUT/err4")" -eq 1 ] && grep -q '^lcan: LCAN_RTL_UNROLL' "$OUT/err4"; then
+  ok "unroll: LCAN_RTL_UNROLL=1 lcan(2,3,8) circuit: checksum $c1 = the default binary's, 0 mismatches; 0 -> one 'lcan:' line, exit 2"
+else
+  bad unroll "unroll: checksums '$c0' / '$c1', exit $rc4: $(cat "$OUT/unroll1.err" "$OUT/err4" | head -5)"
+fi
+
 echo "tb: $(( $(date +%s) - t0 )) s"
 echo "tb: $pass passed, $fail failed${failed:+ (${failed[*]})}"
 [ $fail -eq 0 ]
