@@ -10,11 +10,17 @@ run: deps
 # the RTL rows (the model checking every cycle): the 256- and 1,024-PE networks build for minutes,
 # lcan(4,4,1024) needs about 12 GB for Verilator (docs/results.md 5)
 STUDY_RTL := lcan(2,2,64)|lcan(4,4,64)|lcan(4,2,64)|lcan(2,4,16)|lcan(4,4,256)|lcan(2,2,256)|lcan(4,2,256)|lcan(4,4,1024)
+# built with LCAN_RTL_UNROLL=1 (loops not unrolled: about half of Verilator's memory, a slower
+# simulation): lcan(2,2,1024)'s 5,120 switches need more than 20 GB otherwise (docs/verification.md 6)
+STUDY_RTL_LOWMEM := lcan(2,2,1024)
 sweep: all
 	$(PYTHON) scripts/study.py sweep --figures fig10,fig11,fig13,random,passes --csv build/study/sweep-model.csv
 	$(PYTHON) scripts/study.py sweep --figures rtl --rtl '$(STUDY_RTL)' --csv build/study/sweep-rtl.csv
-	$(PYTHON) scripts/study.py plot --csv build/study/sweep-model.csv --csv build/study/sweep-rtl.csv --plots docs/img
-	$(PYTHON) scripts/study.py report --csv build/study/sweep-model.csv --csv build/study/sweep-rtl.csv
+	LCAN_RTL_UNROLL=1 $(PYTHON) scripts/study.py sweep --figures rtl --rtl '$(STUDY_RTL_LOWMEM)' --csv build/study/sweep-rtl-lowmem.csv
+	$(PYTHON) scripts/study.py plot --csv build/study/sweep-model.csv --csv build/study/sweep-rtl.csv \
+	  --csv build/study/sweep-rtl-lowmem.csv --plots docs/img
+	$(PYTHON) scripts/study.py report --csv build/study/sweep-model.csv --csv build/study/sweep-rtl.csv \
+	  --csv build/study/sweep-rtl-lowmem.csv
 
 sweep-quick: all
 	$(PYTHON) scripts/study.py sweep --quick --csv build/study/sweep-quick.csv --plots build/study/img

@@ -88,6 +88,8 @@ def route(spec, pattern, trials, seed, engine, up_choice="uniform"):
     out = json.loads(r.stdout)
     out["seconds"] = time.time() - t0
     out["command"] = " ".join(cmd[1:]).replace(spec, "'%s'" % spec)
+    if engine == "rtl" and os.environ.get("LCAN_RTL_UNROLL"):  # (the binary it ran: tb/lcan-rtl)
+        out["command"] = "LCAN_RTL_UNROLL=%s %s" % (os.environ["LCAN_RTL_UNROLL"], out["command"])
     return out
 
 
@@ -453,19 +455,21 @@ factor d/u more than the recurrence's p(0) — and the first downward stage then
 
 ## 5. Sizes on the RTL
 Table 4 has the RTL at 16 and 64 PEs and at the papers' sizes: 256 PEs (lcan(2,2,256), lcan(4,4,256),
-lcan(4,2,256)) and 1,024 PEs (lcan(4,4,1024)), 50 worst-case and 50 random permutations each on
-Verilator with the model checking every cycle; every RTL row equals the model's row of the same seed
-and trials exactly, and figures 10, 11 and the random-permutation figure show the RTL's points
-(circles) on the model's. Builds (docs/verification.md 6, loaded 2-core machine): lcan(4,2,256)
-about 40 s, lcan(4,4,256) and lcan(2,2,256) 2-6 minutes, lcan(4,4,1024) (1,280 switches) 12-14
-minutes wall, 12-13 CPU minutes and 11.8 GB for Verilator; the route runs themselves take seconds
-(50 trials of lcan(4,4,1024) in 5.5 s). Not built here: lcan(2,4,256) - u > d widens
-every level, 32,640 switches (16,384 at the top, beyond Verilator's generate-loop limit) - and
-lcan(2,2,1024), 5,120 switches: its Verilator build was tried at stop 30 and Verilator's front end
-was killed by the kernel's OOM killer at 20.3 GB resident, 3.6 CPU minutes in, on this 24 GB
-machine (`/usr/bin/time -v tb/lcan-rtl build 'lcan(2,2,1024)' --mode circuit`; lcan(4,4,1024), 1,280
-larger switches, peaks at 12.7 GB). The model's rows up to 2^16 PEs
-stand for those sizes. `make sweep` measures the RTL rows of `STUDY_RTL` (scripts/study.mk).
+lcan(4,2,256)) and 1,024 PEs (lcan(4,4,1024), lcan(2,2,1024)), 50 worst-case and 50 random
+permutations each on Verilator with the model checking every cycle; every RTL row equals the model's
+row of the same seed and trials exactly, and figures 10, 11 and the random-permutation figure show
+the RTL's points (circles) on the model's. Builds (docs/verification.md 6, loaded 2-core machine):
+lcan(4,2,256) about 40 s, lcan(4,4,256) and lcan(2,2,256) 2-6 minutes, lcan(4,4,1024) (1,280
+switches) 12-14 minutes wall, 12-13 CPU minutes and 11.8 GB for Verilator; the route runs themselves
+take seconds (50 trials of lcan(4,4,1024) in 5.5 s). lcan(2,2,1024) (5,120 switches) does not build
+by default on this 24 GB machine - Verilator's front end was killed by the OOM killer at 20.3 GB
+(stop 30) - and is built with `LCAN_RTL_UNROLL=1` (loops left rolled: about half the front end's
+memory, a simulation about 1.8x slower): `LCAN_RTL_UNROLL=1 /usr/bin/time -v tb/lcan-rtl build
+'lcan(2,2,1024)' --mode circuit` took 16 min 38 s wall, 1,570 s CPU, 13.3 GB peak (145 MB of C++),
+and its 50 trials 69-71 s each. Not built: lcan(2,4,256) - u > d widens every level, 32,640
+switches (16,384 at the top, beyond Verilator's generate-loop limit); the model's rows up to 2^16
+PEs stand for that size and beyond. `make sweep` measures the RTL rows of `STUDY_RTL`, and those of
+`STUDY_RTL_LOWMEM` with `LCAN_RTL_UNROLL=1` (scripts/study.mk).
 
 ## 6. The paper's random upper against the rotation (UP_CHOICE)
 Seed 004 §4 sends a header up "through a randomly chosen upper". Earlier versions of the switch took
