@@ -7,7 +7,7 @@ failed=()
 t0=$(date +%s)
 TIMEFORMAT='%R %U %S'
 tf=""
-trap 'rm -f "$tf" "$tf.rc"' EXIT  # (the suite's timing file, also when interrupted)
+trap '[ -z "$tf" ] || rm -f "$tf" "$tf.rc"' EXIT  # (the suite's timing file, also when interrupted)
 for t in "$@"; do
   echo "=== $t"
   tf=$(mktemp)
