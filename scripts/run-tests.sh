@@ -5,17 +5,15 @@
 set -uo pipefail
 failed=()
 t0=$(date +%s)
-TIMEFORMAT='%R %U %S'
-tf=""
-trap '[ -z "$tf" ] || rm -f "$tf" "$tf.rc"' EXIT  # (the suite's timing file, also when interrupted)
+TIMEFORMAT='%R %U %S'  # bash's `time`: wall, user and system seconds of the suite
+tf=$(mktemp) || { echo "run-tests: cannot create a temporary file" >&2; exit 2; }
+trap 'rm -f "$tf"' EXIT  # (also when interrupted)
 for t in "$@"; do
   echo "=== $t"
-  tf=$(mktemp)
-  { time { make --no-print-directory "$t" 2>&3 || echo fail > "$tf.rc"; } ; } 3>&2 2> "$tf"
-  [ -e "$tf.rc" ] && failed+=("$t")
+  # the suite's stderr goes to the run's (fd 3); only the timing line goes to $tf; $? is make's
+  { time make --no-print-directory "$t" 2>&3 ; } 3>&2 2>"$tf" || failed+=("$t")
   read -r wall usr sys < "$tf"
   echo "=== $t: ${wall%.*} s wall, $(awk -v u="$usr" -v s="$sys" 'BEGIN { printf "%d", u + s }') s CPU"
-  rm -f "$tf" "$tf.rc"
 done
 echo "=== all suites: $(( $(date +%s) - t0 )) s"
 echo "=== test suites: $(( $# - ${#failed[@]} )) passed, ${#failed[@]} failed${failed:+ (${failed[*]})}"
