@@ -351,13 +351,18 @@ else
 fi
 
 # LCAN_RTL_OPT: the evaluation code at -O2 up to 64 leaves (lcan(2,3,8) above), -O1 beyond (cm5 of the
-# matrix); a bad level is one "lcan:" line, exit 2, before anything is built
+# matrix); a bad level is one "lcan:" line, exit 2, before anything is built. Both built with
+# -march=native when g++ takes it here (tb/lcan-rtl host_target())
 LCAN_RTL_OPT=-O9 "$RTL" build 'lcan(2,3,8)' --mode circuit >"$OUT/out5" 2>"$OUT/err5"; rc5=$?
 small="$LCAN_BUILD/sim/verilator/3_2.2.2_1.3.3_1.1.1-circuit/build.log"
 large="$LCAN_BUILD/sim/verilator/4_4.4.4.4_2.2.2.4_1.1.1.1-packet/build.log"
+native=0
+${CXX:-g++} -march=native -Q --help=target 2>/dev/null | grep -q -- '-march=' && native=1
 if grep -q 'OPT_FAST=-O2 ' "$small" && grep -q 'OPT_FAST=-O1 ' "$large" \
+   && [ "$(head -1 "$small" | grep -c -- '-CFLAGS -march=native')" = $native ] \
+   && [ "$(head -1 "$large" | grep -c -- '-CFLAGS -march=native')" = $native ] \
    && [ $rc5 -eq 2 ] && [ ! -s "$OUT/out5" ] && [ "$(wc -l <"$OUT/err5")" -eq 1 ] && grep -q '^lcan: LCAN_RTL_OPT' "$OUT/err5"; then
-  ok "opt: lcan(2,3,8) built at -O2, cm5 at -O1; LCAN_RTL_OPT=-O9 -> one 'lcan:' line, exit 2"
+  ok "opt: lcan(2,3,8) built at -O2, cm5 at -O1 (-march=native: $native); LCAN_RTL_OPT=-O9 -> one 'lcan:' line, exit 2"
 else
   bad opt "opt: $(grep -o 'OPT_FAST=[^ ]*' "$small" "$large" 2>&1 | tr '\n' ' ') exit $rc5: $(head -2 "$OUT/err5")"
 fi
