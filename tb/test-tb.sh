@@ -357,7 +357,7 @@ LCAN_RTL_OPT=-O9 "$RTL" build 'lcan(2,3,8)' --mode circuit >"$OUT/out5" 2>"$OUT/
 small="$LCAN_BUILD/sim/verilator/3_2.2.2_1.3.3_1.1.1-circuit/build.log"
 large="$LCAN_BUILD/sim/verilator/4_4.4.4.4_2.2.2.4_1.1.1.1-packet/build.log"
 native=0
-${CXX:-g++} -march=native -Q --help=target 2>/dev/null | grep -q -- '-march=' && native=1
+case "$(${CXX:-g++} -march=native -Q --help=target 2>/dev/null)" in *-march=*) native=1 ;; esac
 if grep -q 'OPT_FAST=-O2 ' "$small" && grep -q 'OPT_FAST=-O1 ' "$large" \
    && [ "$(head -1 "$small" | grep -c -- '-CFLAGS -march=native')" = $native ] \
    && [ "$(head -1 "$large" | grep -c -- '-CFLAGS -march=native')" = $native ] \
