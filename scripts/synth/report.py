@@ -456,8 +456,8 @@ def findings(w, sw, net):
     if pairs:
         w("- Circuit vs packet LUTs at payload 32: %s. Both modes have one crossbar per output (circuit" % "; ".join(pairs))
         w("  mode selects a granted header and an established circuit's data with one select, section 8);")
-        w("  packet mode adds P FIFOs of DEPTH flits (flip-flops: DEPTH = 4 is too")
-        w("  shallow for a 4K BRAM to pay off, and yosys maps it to FFs and LUT muxes).")
+        w("  packet mode adds P FIFOs of DEPTH flits (flip-flops: DEPTH = 4 is too shallow for a 4K BRAM to")
+        w("  pay off, and yosys maps it to FFs and LUT muxes).")
     # flip-flops in packet mode: FIFO storage
     ff_rows = []
     for r in sw:
