@@ -45,6 +45,10 @@ module lcan_network #(
     // packet mode, 0..255: 1..255 = flood queues of FLOOD_Q flits on every output a flooding
     // broadcast uses (spec 8.7) and the debug view's second block; 0 = none. Ignored in circuit mode
     parameter FLOOD_Q = 0,
+    // packet mode: 1 = switches for unicast traffic only (spec 8.8): a flit's bcast and head bits are
+    // forwarded but not interpreted (no served masks, no ALL requests); needs FLOOD_Q = 0. 0 = the
+    // broadcasts of spec 8.5 - 8.7. No effect in circuit mode (but FLOOD_Q = 0 is required there too).
+    parameter UNICAST_ONLY = 0,
     // for synthesis (spec 13): FIXED_SEED = 1 seeds the LFSRs from the parameter SEED and ignores
     // the seed input (the seed hashes and every switch's reset value fold to constants);
     // PIN_STRAPS = 1 passes every switch its straps (label, salt, reach row base; with FIXED_SEED
@@ -110,7 +114,8 @@ module lcan_network #(
     endfunction
 
     // parameter check (spec 1.1): 0 = fine, else the rule broken (see f_msg): the geometry's
-    // (f_geom_err, 1..7), then PAYLOAD_W, DEPTH, MODE, OBSERVE, UP_CHOICE, FAULTS, FLOOD_Q and CNT_W
+    // (f_geom_err, 1..7), then PAYLOAD_W, DEPTH, MODE, OBSERVE, UP_CHOICE, FAULTS, FLOOD_Q, CNT_W and
+    // UNICAST_ONLY
     function integer f_err;
         input integer h;
         begin
@@ -124,6 +129,8 @@ module lcan_network #(
             if (f_err == 0 && (FLOOD_Q < 0 || FLOOD_Q > 255)) f_err = 14;
             if (f_err == 0 && MODE == 1 && FLOOD_Q > 0 && FLOOD_Q < f_max_m(h)) f_err = 15;
             if (f_err == 0 && (CNT_W < 8 || CNT_W > 32)) f_err = 16;
+            if (f_err == 0 && UNICAST_ONLY != 0 && UNICAST_ONLY != 1) f_err = 17;
+            if (f_err == 0 && UNICAST_ONLY == 1 && FLOOD_Q > 0) f_err = 18;
         end
     endfunction
 
@@ -147,6 +154,8 @@ module lcan_network #(
                 14: f_msg = "FLOOD_Q must be 0..255 (spec 8.7, 13)";
                 15: f_msg = "FLOOD_Q must be 0 or at least every m_l in packet mode (spec 8.7)";
                 16: f_msg = "CNT_W must be 8..32 (spec 9, 13)";
+                17: f_msg = "UNICAST_ONLY must be 0 or 1 (spec 8.8, 13)";
+                18: f_msg = "UNICAST_ONLY = 1 needs FLOOD_Q = 0 (spec 8.8)";
                 default: f_msg = "unknown";
             endcase
         end
@@ -248,8 +257,14 @@ module lcan_network #(
                 15: begin : g_flood_q_min
                     lcan_network_bad_parameter_FLOOD_Q_must_be_0_or_at_least_every_m u_bad ();
                 end
-                default: begin : g_cnt_w
+                16: begin : g_cnt_w
                     lcan_network_bad_parameter_CNT_W_must_be_8_to_32 u_bad ();
+                end
+                17: begin : g_unicast_only
+                    lcan_network_bad_parameter_UNICAST_ONLY_must_be_0_or_1 u_bad ();
+                end
+                default: begin : g_unicast_only_fq
+                    lcan_network_bad_parameter_UNICAST_ONLY_needs_FLOOD_Q_0 u_bad ();
                 end
             endcase
 `else
@@ -500,6 +515,7 @@ module lcan_network #(
                         .UP_CHOICE(UP_CHOICE),
                         .FAULTS   (FAULTS),
                         .FLOOD_Q  (FLOOD_Q),
+                        .UNICAST_ONLY(UNICAST_ONLY),
                         // unpinned: the same (0) values for every switch, one module per shape
                         .PIN_STRAPS(PIN_STRAPS),
                         .LABEL_V  ((PIN_STRAPS != 0) ? LABEL_C[31:0] : 32'd0),

@@ -53,6 +53,11 @@ module lcan_switch #(
     // (spec 8.7), and a second debug byte per output (its count q_o); 0 = none (spec 8.3 / 8.6's
     // flooding through the allocator). Ignored in circuit mode.
     parameter FLOOD_Q = 0,
+    // packet mode: 1 = unicast traffic only (spec 8.8): the bcast and head bits of a flit are
+    // forwarded but not interpreted, so the served masks, ALL requests and the broadcast's
+    // consumption rule are not built; lcan_network requires FLOOD_Q = 0 with it. Ignored in
+    // circuit mode.
+    parameter UNICAST_ONLY = 0,
     // a switch specialized to its place (spec 13.1), for synthesis: PIN_STRAPS = 1 takes label, salt
     // and row_base from LABEL_V, SALT_V, ROW_V and ignores those inputs (the route compares and the
     // LFSR's reset value then fold to constants); PIN_SEED = 1 likewise takes the seed from SEED_V.
@@ -374,7 +379,7 @@ module lcan_switch #(
         for (i = 0; i < P; i = i + 1) begin : g_req
             localparam IN_UPPER = (i >= D);
             wire [FW-1:0] flit = cand_flit[i*FW +: FW];
-            wire          bcast = (CIRCUIT == 0) & flit[BCAST_BIT];
+            wire          bcast = (CIRCUIT == 0) & (UNICAST_ONLY == 0) & flit[BCAST_BIT];
             wire          uni = cand_valid[i] & ~bcast;
             wire          rt_up;
             wire          rt_bad;

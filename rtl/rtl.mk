@@ -53,6 +53,9 @@ RTL_LINT_FLOOD := bft-4-1-2-4-8:2 pgft-3-odd:5 gft-1-4-1:255
 # linted with OBSERVE = 0 as well (no counters, no debug view; both modes, flood queues as listed),
 # also with the rest of the synthesis options: PIN_STRAPS = 1, FIXED_SEED = 1
 RTL_LINT_NOOBS := lcan-2-2-16 bft-4-1-2-4-8
+# linted with UNICAST_ONLY = 1 as well (spec 8.8: packet mode, FLOOD_Q = 0; each FAULTS value of the
+# configuration, and with the synthesis options of RTL_LINT_NOOBS where listed there)
+RTL_LINT_UNICAST := lcan-2-2-16 lcan-2-4-8 bft-4-1-2-4-8 pgft-3-odd
 
 RTL_SYNTH_CONFIGS := \
   lcan-2-2-16=4:2,2,2,2:1,2,2,2:1,1,1,1 \
@@ -114,20 +117,22 @@ lint-rtl-verilator: $(BUILD)/lcan
 	  fls="0 $$(case " $(RTL_LINT_FAULTS) " in *" $$name "*) echo 1;; esac)"; \
 	  fqs="0 $$(for f in $(RTL_LINT_FLOOD); do case $$f in "$$name":*) echo "$${f#*:}";; esac; done)"; \
 	  obs="1 $$(case " $(RTL_LINT_NOOBS) " in *" $$name "*) echo 0;; esac)"; \
-	  for mode in 0 1; do for uc in $$ucs; do for fl in $$fls; do for fq in $$fqs; do for ob in $$obs; do \
+	  uos="0 $$(case " $(RTL_LINT_UNICAST) " in *" $$name "*) echo 1;; esac)"; \
+	  for mode in 0 1; do for uc in $$ucs; do for fl in $$fls; do for fq in $$fqs; do for ob in $$obs; do for uo in $$uos; do \
 	    if [ $$uc = 0 ] && [ $$fl = 1 ]; then continue; fi; \
 	    if [ $$fq != 0 ] && { [ $$mode = 0 ] || [ $$uc = 0 ]; }; then continue; fi; \
 	    if [ $$ob = 0 ] && { [ $$uc = 0 ] || [ $$fl = 1 ]; }; then continue; fi; \
-	    echo "$$name $$cfg $$mode $$uc $$fl $$fq $$ob 0" >> $$list; \
-	    if [ $$ob = 0 ]; then echo "$$name $$cfg $$mode $$uc $$fl $$fq $$ob 1" >> $$list; fi; \
-	  done; done; done; done; done; done; \
+	    if [ $$uo = 1 ] && { [ $$mode = 0 ] || [ $$uc = 0 ] || [ $$fq != 0 ]; }; then continue; fi; \
+	    echo "$$name $$cfg $$mode $$uc $$fl $$fq $$ob 0 $$uo" >> $$list; \
+	    if [ $$ob = 0 ]; then echo "$$name $$cfg $$mode $$uc $$fl $$fq $$ob 1 $$uo" >> $$list; fi; \
+	  done; done; done; done; done; done; done; \
 	n=$$(wc -l < $$list); \
 	if ! xargs -P $(LINT_JOBS) -L 1 bash -c 'LD_PRELOAD=$$LINT_PRELOAD $(VERILATOR) --lint-only -Wall rtl/lint.vlt $(RTL_INC) -f $(RTL_F) \
 	      --top-module lcan_network $$(bash rtl/params.sh verilator $$1 $$2) -GUP_CHOICE=$$3 -GFAULTS=$$4 \
-	      -GFLOOD_Q=$$5 -GOBSERVE=$$6 -GPIN_STRAPS=$$7 -GFIXED_SEED=$$7 -GSEED=625341585 \
-	      || { echo "lint-rtl: verilator FAILED on $$0 mode $$2 UP_CHOICE $$3 FAULTS $$4 FLOOD_Q $$5 OBSERVE $$6 PIN_STRAPS/FIXED_SEED $$7"; exit 1; }' \
+	      -GFLOOD_Q=$$5 -GOBSERVE=$$6 -GPIN_STRAPS=$$7 -GFIXED_SEED=$$7 -GSEED=625341585 -GUNICAST_ONLY=$$8 \
+	      || { echo "lint-rtl: verilator FAILED on $$0 mode $$2 UP_CHOICE $$3 FAULTS $$4 FLOOD_Q $$5 OBSERVE $$6 PIN_STRAPS/FIXED_SEED $$7 UNICAST_ONLY $$8"; exit 1; }' \
 	      < $$list; then echo "lint-rtl: verilator -Wall FAILED (see above)"; exit 1; fi; \
-	echo "lint-rtl: verilator -Wall clean on $$n configuration/mode/UP_CHOICE/FAULTS/FLOOD_Q/OBSERVE/PIN_STRAPS combinations"
+	echo "lint-rtl: verilator -Wall clean on $$n configuration/mode/UP_CHOICE/FAULTS/FLOOD_Q/OBSERVE/PIN_STRAPS/UNICAST_ONLY combinations"
 
 # iverilog -Wall: compile (elaborate) every configuration, both modes; any warning fails
 lint-rtl-iverilog: $(BUILD)/lcan

@@ -40,6 +40,8 @@ module tb_top;
     // Flood queues (spec 8.7, packet mode): FLOOD_Q flits per queue, 0 = none. The debug view then
     // has two blocks (spec 9): cr, then q.
     parameter integer FLOOD_Q = 0;
+    // Unicast-only switches (spec 8.8, packet mode): 1 = the bcast and head bits are not interpreted.
+    parameter integer UNICAST_ONLY = 0;
 
     // the geometry: NP, FW, DBG_BYTES (rtl/lcan_geom.vh, the functions lcan_network sizes its
     // ports with)
@@ -81,7 +83,8 @@ module tb_top;
         .DEPTH(DEPTH),
         .UP_CHOICE(UP_CHOICE),
         .FAULTS(FAULTS),
-        .FLOOD_Q(FLOOD_Q)
+        .FLOOD_Q(FLOOD_Q),
+        .UNICAST_ONLY(UNICAST_ONLY)
     ) dut (
         .clk(clk),
         .rst(rst),
@@ -117,7 +120,7 @@ module tb_top;
     import "DPI-C" function int lcan_tb_init(input int h, input bit [H*32-1:0] m, input bit [H*32-1:0] w,
         input bit [H*32-1:0] p, input int mode, input int payload_w, input int depth, input int up_choice,
         input int np, input int fw, input int dbg_bytes, input int faults, input int nl, input int ns,
-        input int rw, input int flood_q);
+        input int rw, input int flood_q, input int unicast_only);
     import "DPI-C" function int lcan_tb_inputs(output int rst_o, output int clear_o, output int seed_o,
         output bit [NP-1:0] inj_valid_o, output bit [NP*FW-1:0] inj_flit_o, output bit [NP-1:0] ej_ack_o);
     import "DPI-C" function void lcan_tb_outputs(input bit [NP-1:0] inj_ready_i, input bit [NP-1:0] inj_ack_i,
@@ -129,7 +132,7 @@ module tb_top;
 
     task harness_init;
         tb_status = lcan_tb_init(H, M, W, P, MODE, PAYLOAD_W, DEPTH, UP_CHOICE, NP, FW, DBG_ALL, FAULTS, NL, NS,
-                                 RWP, FLOOD_Q);
+                                 RWP, FLOOD_Q, UNICAST_ONLY);
     endtask
     task harness_inputs;
         tb_done = lcan_tb_inputs(tb_rst, tb_clear, tb_seed, inj_valid, inj_flit, ej_ack);
@@ -146,7 +149,7 @@ module tb_top;
 `else
     task harness_init;
         $lcan_tb_init(H, M, W, P, MODE, PAYLOAD_W, DEPTH, UP_CHOICE, NP, FW, DBG_ALL, FAULTS, NL, NS, RWP,
-                      FLOOD_Q, tb_status);
+                      FLOOD_Q, UNICAST_ONLY, tb_status);
     endtask
     task harness_inputs;
         $lcan_tb_inputs(tb_done, tb_rst, tb_clear, tb_seed, inj_valid, inj_flit, ej_ack);

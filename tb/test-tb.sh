@@ -116,6 +116,10 @@ par m17 verilator 'bft(4;1,2,4,8)'  packet  random    6000 --up-choice rotate
 par m18 verilator 'bft(3;1,1,1)'    packet  random    6000 --depth 8 --flood-queue 8 --bcast-rate 0.3 \
   --flood-share 0.8
 par m19 verilator 'bft(3;1,1,1)'    packet  random    6000 --flood-queue 2 --bcast-rate 0.3 --flood-share 0.8
+# unicast-only switches (spec 8.8, UNICAST_ONLY = 1) with one-flit FIFOs, the synthesis variant of
+# docs/synthesis.md 18: the broadcasts of --bcast-rate (tree and flooding) travel as unicasts to their
+# dest; xgft(2;4,4;2,2) has two trees (w1 = 2) and parallel links
+par m20 verilator 'xgft(2;4,4;2,2)' packet  random    6000 --unicast-only --depth 1 --bcast-rate 0.3
 par_end
 
 if [ "$total_cycles" -ge 100000 ]; then
@@ -315,10 +319,14 @@ echo "tb: fault checks: $(( $(date +%s) - ft0 )) s"
 # bad arguments: one line "lcan: ...", exit 2
 "$RTL" lockstep 'lcan(2,2,6)' >/dev/null 2>"$OUT/err1"; rc1=$?
 "$RTL" lockstep 'lcan(2,2,8)' --mode bogus >/dev/null 2>"$OUT/err2"; rc2=$?
-if [ $rc1 -eq 2 ] && [ $rc2 -eq 2 ] && [ "$(wc -l <"$OUT/err1")" -eq 1 ] && grep -q '^lcan: ' "$OUT/err2"; then
-  ok "errors: bad spec / bad option -> one 'lcan:' line, exit 2"
+# --unicast-only (spec 8.8) needs packet mode and no flood queues: refused before anything is built
+"$RTL" lockstep 'lcan(2,2,8)' --mode circuit --unicast-only >/dev/null 2>"$OUT/err3"; rc3=$?
+"$RTL" lockstep 'lcan(2,2,8)' --mode packet --unicast-only --flood-queue 2 >/dev/null 2>"$OUT/err4"; rc4=$?
+for e in err3 err4; do [ "$(wc -l <"$OUT/$e")" -eq 1 ] && grep -q '^lcan: .*--unicast-only' "$OUT/$e" || rc3=9; done
+if [ $rc1 -eq 2 ] && [ $rc2 -eq 2 ] && [ $rc3 -eq 2 ] && [ $rc4 -eq 2 ] && [ "$(wc -l <"$OUT/err1")" -eq 1 ] && grep -q '^lcan: ' "$OUT/err2"; then
+  ok "errors: bad spec / bad option / --unicast-only in circuit mode or with flood queues -> one 'lcan:' line, exit 2"
 else
-  bad errors "errors: exit $rc1/$rc2: $(cat "$OUT/err1" "$OUT/err2")"
+  bad errors "errors: exit $rc1/$rc2/$rc3/$rc4: $(cat "$OUT/err1" "$OUT/err2" "$OUT/err3" "$OUT/err4")"
 fi
 
 # the malloc library every Verilator run uses (tb/lcan-rtl _malloc-preload: a file or an empty line;

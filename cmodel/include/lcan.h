@@ -94,6 +94,8 @@ typedef struct {
     int depth;       /* DEPTH (packet mode), >= 1, default 4 */
     lcan_up_choice up_choice; /* UP_CHOICE, default LCAN_UP_UNIFORM */
     int flood_q;     /* FLOOD_Q (packet mode), 0..255, default 0: flood queues of spec 8.7 */
+    int unicast_only; /* UNICAST_ONLY (packet mode), 0 or 1, default 0: spec 8.8 (switches read no
+                         bcast / head bits: every flit a unicast to its dest field); needs FLOOD_Q 0 */
 } lcan_cfg;
 
 void lcan_cfg_default(lcan_cfg *c);
@@ -102,8 +104,9 @@ typedef struct lcan_net lcan_net;
 
 /* cfg NULL: the defaults. LCAN_ERR_ARG for a mode or UP_CHOICE not listed, PAYLOAD_W outside 1..32,
  * DEPTH outside 1..255, FLOOD_Q outside 0..255 (in either mode; circuit mode ignores it);
- * LCAN_ERR_PARAM when FW > 63, or in packet mode when FLOOD_Q is neither 0 nor at least
- * lcan_net_flood_q_min(t). */
+ * LCAN_ERR_PARAM when FW > 63, UNICAST_ONLY is neither 0 nor 1, UNICAST_ONLY = 1 with FLOOD_Q > 0
+ * (spec 8.8: flood queues serve flooding broadcasts only; in either mode), or in packet mode when
+ * FLOOD_Q is neither 0 nor at least lcan_net_flood_q_min(t). Nothing is allocated on failure. */
 lcan_status lcan_net_new(const lcan_topo *t, const lcan_cfg *cfg, lcan_net **out);
 /* The smallest FLOOD_Q > 0 a network of t accepts (spec 8.7): the largest m_l. */
 int lcan_net_flood_q_min(const lcan_topo *t);

@@ -23,7 +23,8 @@ typedef struct {
     int w_up, p_up;     /* W_UP = w_{l+1} parents (0 at the top), P_UP = p_{l+1} */
     int addr_w;         /* ADDR_W */
     int dig_off, dig_w; /* DIG_OFF = O_l, DIG_W = B_l (spec 2.1) */
-    lcan_cfg cfg;       /* MODE, PAYLOAD_W, DEPTH, UP_CHOICE, FLOOD_Q (set it up with lcan_cfg_default) */
+    lcan_cfg cfg;       /* MODE, PAYLOAD_W, DEPTH, UP_CHOICE, FLOOD_Q, UNICAST_ONLY (set it up with
+                           lcan_cfg_default) */
     uint32_t label;     /* strap: packed address of a_h..a_{l+1} (fields 1..l are 0) */
     uint32_t salt;      /* strap: spec 5's salt of (l, x) */
     uint32_t row_base;  /* strap: ROW_OFF(l) + x * U_l (spec 14.2) */
@@ -46,9 +47,11 @@ typedef struct lcan_sw lcan_sw;
  * on a NULL argument or a bad cfg: level outside 1..LCAN_MAX_LEVELS, m or p_dn or p_up < 1,
  * w_up < 0, P = D + U above 128 (spec 1.1), ADDR_W outside 0..24, DIG_OFF + DIG_W > ADDR_W,
  * m > 2^DIG_W, PAYLOAD_W outside 1..32, DEPTH outside 1..255, FLOOD_Q outside 0..255 (in either
- * mode; circuit mode ignores it), an unknown mode or UP_CHOICE, FW > 63. LCAN_ERR_NOMEM. The U
- * reach rows (2^ADDR_W bits each) are allocated here, as zero pages that cost memory only once
- * written with something other than all ones. */
+ * mode; circuit mode ignores it), an unknown mode or UP_CHOICE, FW > 63. LCAN_ERR_PARAM (a cfg
+ * otherwise legal): UNICAST_ONLY neither 0 nor 1, or 1 with FLOOD_Q > 0 (spec 8.8; in either mode).
+ * LCAN_ERR_NOMEM. *out is NULL and nothing is allocated on failure. The U reach rows (2^ADDR_W
+ * bits each) are allocated here, as zero pages that cost memory only once written with something
+ * other than all ones. */
 lcan_status lcan_sw_new(const lcan_sw_cfg *cfg, lcan_sw **out);
 void lcan_sw_free(lcan_sw *s);
 int lcan_sw_ports(const lcan_sw *s);      /* P = D + U */

@@ -23,6 +23,7 @@ void lcan_cfg_default(lcan_cfg *c)
     c->depth = 4;
     c->up_choice = LCAN_UP_UNIFORM;
     c->flood_q = 0;
+    c->unicast_only = 0;
 }
 
 /* ------------------------------------------------------------------ faults (spec 14)
@@ -393,6 +394,10 @@ lcan_status lcan_net_new(const lcan_topo *t, const lcan_cfg *cfg, lcan_net **out
         free(n);
         return LCAN_ERR_ARG;
     }
+    if (!lcan_sw_unicast_only_ok(&n->cfg)) { /* spec 8.8: 0 or 1, and 1 only without flood queues */
+        free(n);
+        return LCAN_ERR_PARAM;
+    }
     st = lcan_geom_init(&n->g, t);
     if (st != LCAN_OK) {
         free(n);
@@ -421,6 +426,7 @@ lcan_status lcan_net_new(const lcan_topo *t, const lcan_cfg *cfg, lcan_net **out
     n->amask = (uint32_t)(((uint64_t)1 << n->g.addr_w) - 1u);
     n->sh_bcast = n->cfg.payload_w + n->g.addr_w;
     n->sh_head = n->sh_bcast + 1;
+    n->bcast_m = n->swk[1].bcast_m; /* (every level decodes alike: 0 with UNICAST_ONLY, spec 8.8) */
     np = n->g.n_port;
     n->lfsr = malloc((size_t)n->g.n_sw * sizeof *n->lfsr);
     n->flit_q = malloc((np + n->g.NP) * sizeof *n->flit_q);
@@ -547,7 +553,7 @@ static inline void leaf_inject(lcan_net *n, const lcan_in *in, uint32_t q)
         if (--n->inj_cr[q] == 0)
             n->n_inj_zero++;
         n->flit_d[gp] = LCAN_VALID | (in->inj_flit[q] & n->fmask);
-        n->bcast_in |= (int)((in->inj_flit[q] >> n->sh_bcast) & 1u);
+        n->bcast_in |= in->inj_flit[q] & n->bcast_m;
         n->swd[sw].arr[n->nxt] |= (uint64_t)1 << n->port_loc[gp];
         lcan_net_wake(n, sw);
     }

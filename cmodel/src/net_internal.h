@@ -87,6 +87,8 @@ struct lcan_net {
     int fw;                 /* FW = 2 + ADDR_W + PAYLOAD_W */
     uint64_t fmask;         /* low FW bits */
     int sh_dest, sh_bcast, sh_head;
+    uint64_t bcast_m;       /* the bcast bit as the switches decode it (sw.h): 1 << sh_bcast in packet
+                               mode, 0 in circuit mode and with UNICAST_ONLY (spec 8.8) */
     uint32_t amask;         /* 2^ADDR_W - 1: a flit's dest field is (f >> sh_dest) & amask */
     uint32_t *lfsr;         /* per switch */
     uint64_t *flit_q, *flit_d;   /* per global port: output flit register (+ NP: see fast mode) */
@@ -142,8 +144,10 @@ struct lcan_net {
                                     NP + 1 entries (one spare: send_flit writes before counting) */
     uint32_t n_ejl_q, n_ejl_d;
     uint32_t n_inj_zero;         /* network ports with inj_cr == 0 (inj_ready = 0) */
-    int bcast_in;                /* a broadcast was injected since the reset: every flit enters at a
-                                    leaf (leaf_fast), so without one no candidate is a broadcast */
+    uint64_t bcast_in;           /* != 0: a broadcast was injected since the reset (the bcast bits of
+                                    the injected flits under bcast_m, so never with UNICAST_ONLY):
+                                    every flit enters at a leaf (leaf_fast), so without one no
+                                    candidate is a broadcast */
 
     /* Faults (spec 14). Nothing here is allocated until a tick brings a fault pin or a row write,
      * so a network never given faults costs nothing and runs as before.

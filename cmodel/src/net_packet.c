@@ -14,7 +14,9 @@
  * the unit the LFSR offsets and up order (lfsr.h), the reach rows (sw.h: lcan_sw_reach) and the
  * off ports (lcan_net_sw_faults); tests/test_traffic_fast.c and test_net_packet.c keep the two
  * ticks equal output by output. It knows no flood queues (spec 8.7): a network with FLOOD_Q > 0
- * runs the full-scan tick instead (net.c, fast_alloc).
+ * runs the full-scan tick instead (net.c, fast_alloc). With UNICAST_ONLY (spec 8.8) a flit's bcast
+ * bit is decoded as 0 (n->bcast_m = 0, as sw.c's k->bcast_m): every candidate is a unicast, so
+ * n->bcast_in stays 0 and only the unicast steps run.
  */
 #include "lfsr.h"
 #include "net_internal.h"
@@ -224,7 +226,7 @@ static inline void switch_general_t(struct lcan_net *n, uint32_t sw, uint64_t ar
         uint32_t gp = pb + (uint32_t)i;
         uint64_t f = candidate(n, gp, (int)((fm >> i) & 1u));
         cand[i] = f;
-        if (!((f >> n->sh_bcast) & 1u)) {
+        if (!(f & n->bcast_m)) { /* a unicast (with UNICAST_ONLY every candidate, spec 8.8) */
             uint32_t dest = lcan_net_dest(n, f), x = (dest >> lv->off) & lv->dmask, xd;
             uint64_t upm;
             int up = (i < D) & up_in_ok & ((dest & lv->hi_mask) != sd->hi); /* spec 4 */
@@ -352,7 +354,7 @@ static inline int switch_uni_t(struct lcan_net *n, uint32_t sw, uint64_t arr, ui
 {
     lcan_fast_sw *sd = &n->swd[sw];
     const lcan_fast_level *lv = sd->lv;
-    int sh_bcast = n->sh_bcast;
+    uint64_t bcast_m = n->bcast_m;
     uint32_t pb = sd->pb, s = n->lfsr[sw], ndrop = 0, depth = (uint32_t)n->cfg.depth;
     uint64_t avail = sd->avail_m, cands = arr | fm, m, bc = 0, taken = 0, consm = 0, dropm = 0, seg[2];
     uint64_t fm_new;
@@ -369,7 +371,7 @@ static inline int switch_uni_t(struct lcan_net *n, uint32_t sw, uint64_t arr, ui
             cand[i] = f;
             bc |= f;
         }
-        if ((bc >> sh_bcast) & 1u)
+        if (bc & bcast_m)
             return 0;
     }
     sd->arr[n->cur] = 0;
@@ -457,7 +459,7 @@ static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faul
     /* (a branch, not candidate()'s selection of both: a lone candidate nearly always arrives, so it
      * is predicted, and the FIFO is not read) */
     f = from_fifo ? n->fifo[(size_t)gp * (uint32_t)n->cfg.depth + n->fhead[gp]] : n->flit_q[gp];
-    if ((f >> n->sh_bcast) & 1u) {
+    if (f & n->bcast_m) { /* a broadcast (never with UNICAST_ONLY, spec 8.8) */
         if (faulty)
             switch_general_faulty(n, sw, arr, fm);
         else

@@ -34,6 +34,7 @@ void lcan_sw_k_init(lcan_sw_k *k, int level, int m, int p_dn, int u, int addr_w,
     k->sh_dest = cfg->payload_w;
     k->sh_bcast = cfg->payload_w + addr_w;
     k->sh_head = k->sh_bcast + 1;
+    k->bcast_m = cfg->mode == LCAN_PACKET && !cfg->unicast_only ? (uint64_t)1 << k->sh_bcast : 0;
     k->fmask = ((uint64_t)1 << (2 + addr_w + cfg->payload_w)) - 1u;
 }
 
@@ -176,7 +177,8 @@ void lcan_sw_circuit_tick(const lcan_sw_k *k, uint32_t label, const lcan_sw_stat
  * nothing to want (also an impossible digit, spec 4) is discarded and counted in cnt_drop, an ALL
  * request with nothing left to copy is consumed without a count. With FLOOD_Q > 0 (spec 8.7)
  * flooding candidates take no part in the allocator: flood_tick moves them into the flood queues of
- * their outputs, which send before the allocator runs. */
+ * their outputs, which send before the allocator runs. With UNICAST_ONLY (spec 8.8) the bcast and
+ * head bits are not read (k->bcast_m = 0): every candidate is a unicast, served stays 0. */
 
 /* The flooding want set of a candidate on input i (spec 8.3 step 3; 8.7's flood set): from child
  * c = i div p_l parallel link 0 of every other child and, below the top, upper D + 0; from an upper
@@ -203,7 +205,7 @@ static int make_req(const lcan_sw_k *k, uint32_t label, int i, uint64_t f, const
                     const lcan_offsets *off, const lcan_sw_faults *flt, lcan_req *r, lcan_pset *full)
 {
     int c, D = k->D;
-    if (!((f >> k->sh_bcast) & 1u)) {
+    if (!(f & k->bcast_m)) { /* a unicast (with UNICAST_ONLY every candidate, spec 8.8) */
         uint32_t dest = (uint32_t)(f >> k->sh_dest) & k->amask;
         int cls = lcan_sw_route(k, label, i, dest);
         if (cls == LCAN_CLASS_DROP)
@@ -263,10 +265,10 @@ static void send_flit(const lcan_sw_k *k, const lcan_sw_state *st, int o, uint64
         (*st->cnt_down)++;
 }
 
-/* Is candidate f a flooding broadcast (bcast = 1, head = 1: spec 8.6)? */
+/* Is candidate f a flooding broadcast (bcast = 1, head = 1: spec 8.6)? (Never with UNICAST_ONLY.) */
 static int is_flood(const lcan_sw_k *k, uint64_t f)
 {
-    return ((f >> k->sh_bcast) & 1u) && ((f >> k->sh_head) & 1u);
+    return (f & k->bcast_m) && ((f >> k->sh_head) & 1u);
 }
 
 /* Output of flood queue j (sw.h): parallel link 0 of child j, or upper D for j = m; and back. */

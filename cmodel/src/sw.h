@@ -35,9 +35,19 @@ typedef struct {
     uint32_t hi_mask;         /* packed-address bits of the digits l+1..h */
     uint32_t in_mask, up_mask, dn_mask; /* 2^clog2(n) - 1 for n = P, U, p (spec 5) */
     int sh_dest, sh_bcast, sh_head; /* flit fields (spec 3) */
+    uint64_t bcast_m;         /* the bcast bit as the switch decodes it: 1 << sh_bcast in packet mode, 0
+                                 in circuit mode (spec 3) and with UNICAST_ONLY (spec 8.8: every
+                                 candidate a unicast); f & bcast_m != 0: a broadcast */
     uint32_t amask;           /* 2^ADDR_W - 1 */
     uint64_t fmask;           /* the FW bits */
 } lcan_sw_k;
+
+/* UNICAST_ONLY's rules (spec 8.8): 0 or 1, and 1 only with FLOOD_Q 0 (in either mode; flood queues
+ * serve flooding broadcasts only). lcan_net_new and lcan_sw_new refuse others with LCAN_ERR_PARAM. */
+static inline int lcan_sw_unicast_only_ok(const lcan_cfg *c)
+{
+    return c->unicast_only == 0 || (c->unicast_only == 1 && c->flood_q == 0);
+}
 
 /* Fills k for a switch of level `level` with the given shape; flit fields from addr_w and cfg. */
 void lcan_sw_k_init(lcan_sw_k *k, int level, int m, int p_dn, int u, int addr_w, int dig_off, int dig_w,
@@ -256,10 +266,11 @@ void lcan_sw_reset(const lcan_sw_k *k, const lcan_sw_state *st, uint32_t lfsr0, 
 void lcan_sw_clear(const lcan_sw_k *k, const lcan_sw_state *st, uint64_t *tx, uint8_t *ret);
 
 /* One tick that is neither reset nor (circuit mode) clear: spec 7.2 step 3 (circuit) or 8.3 steps
- * 2-6 (packet; with FLOOD_Q > 0 also the flood queues of 8.7). rx[i]: the flit arriving on input i
- * (LCAN_SW_VALID when valid); tx_ret[o]: the ack (circuit) / credit (packet) arriving back on
- * output o; flt: faults (NULL = none). Writes every output register: tx[o] (the flit register of
- * output o) and ret[i] (ack- / credit-out of input i); may be the network's arrays. */
+ * 2-6 (packet; with FLOOD_Q > 0 also the flood queues of 8.7; with UNICAST_ONLY every candidate a
+ * unicast, 8.8). rx[i]: the flit arriving on input i (LCAN_SW_VALID when valid); tx_ret[o]: the
+ * ack (circuit) / credit (packet) arriving back on output o; flt: faults (NULL = none). Writes
+ * every output register: tx[o] (the flit register of output o) and ret[i] (ack- / credit-out of
+ * input i); may be the network's arrays. */
 void lcan_sw_circuit_tick(const lcan_sw_k *k, uint32_t label, const lcan_sw_state *st, const uint64_t *rx,
                           const uint8_t *tx_ret, const lcan_sw_faults *flt, uint64_t *tx, uint8_t *ret);
 void lcan_sw_packet_tick(const lcan_sw_k *k, uint32_t label, const lcan_sw_state *st, const uint64_t *rx,

@@ -117,6 +117,8 @@ lcan_status lcan_sw_new(const lcan_sw_cfg *cfg, lcan_sw **out)
     *out = NULL;
     if (cfg == NULL || !cfg_ok(cfg))
         return LCAN_ERR_ARG;
+    if (!lcan_sw_unicast_only_ok(&cfg->cfg)) /* spec 8.8 */
+        return LCAN_ERR_PARAM;
     s = calloc(1, sizeof *s);
     if (s == NULL)
         return LCAN_ERR_NOMEM;

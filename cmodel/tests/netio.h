@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "lcan.h"
 
 typedef struct {
@@ -20,6 +21,15 @@ typedef struct {
     lcan_in in;
     lcan_out out;
 } netio;
+
+/* Parse spec; NULL and one failed check of c when it does not parse. */
+static inline lcan_topo *netio_parse(check_ctx *c, const char *spec)
+{
+    lcan_topo *t = NULL;
+    char err[256];
+    check(c, lcan_topo_parse(spec, &t, err, sizeof err) == LCAN_OK, "parse %s: %s", spec, err);
+    return t;
+}
 
 static inline int netio_open(netio *io, const lcan_topo *t, const lcan_cfg *cfg)
 {
@@ -69,6 +79,15 @@ static inline void netio_idle(netio *io)
 }
 
 static inline lcan_status netio_tick(netio *io) { return lcan_net_tick(io->net, &io->in, &io->out); }
+
+/* Tick tau (1, 2, ..) of a lone injection: flit f on network port q on tick 1, no other input. */
+static inline lcan_status netio_tick_lone(netio *io, int tau, uint32_t q, uint64_t f)
+{
+    netio_idle(io);
+    io->inj_valid[q] = (uint8_t)(tau == 1);
+    io->inj_flit[q] = tau == 1 ? f : 0;
+    return netio_tick(io);
+}
 
 static inline void netio_reset(netio *io, uint32_t seed)
 {

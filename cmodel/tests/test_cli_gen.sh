@@ -72,6 +72,9 @@ ok "--seed: no seed port, FIXED_SEED = 1, SEED and PIN_STRAPS = 1 passed, seed i
   '! grep -q "wire \[31:0\] seed" "$tmp/s/lcan_net.v" && grep -q "\.FIXED_SEED(1)" "$tmp/s/lcan_net.v" && grep -q "\.SEED(32.d4000000000)" "$tmp/s/lcan_net.v" && grep -q "\.PIN_STRAPS(1)" "$tmp/s/lcan_net.v" && grep -q "\"seed\": 4000000000," "$tmp/s/lcan_net.json" && grep -q "\"seed\": null," "$tmp/c/lcan_net.json"'
 ok "--seed wrapper lints clean (verilator -Wall) and elaborates under iverilog" \
   'verilator --lint-only -Wall -I"$tmp/s/rtl" "$tmp"/s/rtl/*.v "$tmp/s/lcan_net.v" --top-module lcan_net >"$tmp/log/lint-s" 2>&1 && iverilog -g2005 -I"$tmp/s/rtl" -o "$tmp/s.vvp" -s lcan_net "$tmp"/s/rtl/*.v "$tmp/s/lcan_net.v" >>"$tmp/log/lint-s" 2>&1 || { head -5 "$tmp/log/lint-s"; false; }'
+"$LCAN" gen 'lcan(2,2,8)' --unicast-only --no-debug -o "$tmp/u" >/dev/null 2>&1
+ok "--unicast-only: UNICAST_ONLY = 1 passed (spec 8.8), lints clean (verilator -Wall)" \
+  'grep -q "\.UNICAST_ONLY(1)" "$tmp/u/lcan_net.v" && ! grep -q "UNICAST_ONLY" "$tmp/s/lcan_net.v" && verilator --lint-only -Wall -I"$tmp/u/rtl" "$tmp"/u/rtl/*.v "$tmp/u/lcan_net.v" --top-module lcan_net >"$tmp/log/lint-u" 2>&1 || { head -5 "$tmp/log/lint-u"; false; }'
 ok "gen into an existing directory again (overwrite)" '"$LCAN" gen "bft(2;1,2)" -o "$tmp/c" >/dev/null 2>&1'
 ok "version" '"$LCAN" --version | grep -Eq "^lcan [0-9]+\.[0-9]+\.[0-9]+$"'
 
@@ -101,6 +104,7 @@ bad gen cm5 -o "$tmp/x" --depth 256
 bad gen cm5 -o "$tmp/x" --depth -1
 bad gen cm5 -o "$tmp/x" --mode wormhole
 bad gen cm5 -o "$tmp/x" --no-debug=1
+bad gen cm5 -o "$tmp/x" --mode circuit --unicast-only
 bad gen cm5 -o "$tmp/x" --bogus
 bad gen cm5 kary -o "$tmp/x"
 bad gen 'lcan(2,2,8192)' -o "$tmp/x"

@@ -35,6 +35,10 @@
  *    and the 2 * P debug bytes compared with the reference; the run must have exercised refusals,
  *    full queues, queues emptied by off ports, sends up and unicasts meeting a busy queue. Circuit
  *    mode with FLOOD_Q 8 writes P debug bytes and behaves as without.
+ *  - UNICAST_ONLY (spec 8.8): 2, -1, and 1 with FLOOD_Q 1 or 255 refused with LCAN_ERR_PARAM in
+ *    both modes, 1 with FLOOD_Q 0 taken; the random runs again with UNICAST_ONLY = 1 (broadcast and
+ *    flooding flits among the inputs, flooding-heavy on some shapes) against the reference, which
+ *    then reads every packet candidate's bcast bit as 0; circuit mode as without.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,6 +82,7 @@ static int r_red(uint32_t field, int n)
 typedef struct {
     /* shape */
     int level, m, p, U, D, P, dig_off, dig_w, mode, depth, uc, fq; /* fq: FLOOD_Q, 0 in circuit mode */
+    int uo;                         /* UNICAST_ONLY (spec 8.8): bcast read as 0 in packet mode */
     uint32_t label, salt, row_base;
     /* state */
     uint32_t s, cnt_up, cnt_down, cnt_drop;
@@ -356,6 +361,7 @@ static void r_packet(ref_sw *r, const ref_in *in)
     }
     for (i = 0; i < P; i++) {
         uint64_t f;
+        int bc; /* a broadcast: bcast = 1, and not UNICAST_ONLY (spec 8.8) */
         from_fifo[i] = r->fn[i] > 0;
         cand[i] = from_fifo[i] ? r->fifo[i][0] : (in->rv[i] ? (V63 | in->rf[i]) : 0);
         consumed[i] = 0;
@@ -365,11 +371,12 @@ static void r_packet(ref_sw *r, const ref_in *in)
         f = cand[i];
         if (!f)
             continue;
-        if (r->fq > 0 && f_bcast(f) && f_head(f)) { /* spec 8.7: flood queues, no request */
+        bc = f_bcast(f) && !r->uo;
+        if (r->fq > 0 && bc && f_head(f)) { /* spec 8.7: flood queues, no request */
             fl[i] = 1;
             continue;
         }
-        if (!f_bcast(f)) {
+        if (!bc) {
             r_unicast(r, in, i, f_dest(f), &q[i]);
             if (!q[i].want) {
                 q[i].valid = 0;
@@ -540,6 +547,7 @@ static int t_open(tsw *t, const lcan_sw_cfg *c)
     t->r.depth = c->cfg.depth;
     t->r.uc = c->cfg.up_choice;
     t->r.fq = c->cfg.mode == LCAN_PACKET ? c->cfg.flood_q : 0;
+    t->r.uo = c->cfg.unicast_only;
     t->r.label = c->label;
     t->r.salt = c->salt;
     t->r.row_base = c->row_base;
@@ -713,6 +721,24 @@ static void test_cfg(void)
         b.cfg.flood_q = 255;
         check(&C, lcan_sw_new(&b, &s) == LCAN_OK && s != NULL, "FLOOD_Q 255 taken");
         lcan_sw_free(s);
+        for (k = 0; k < 2; k++) { /* UNICAST_ONLY (spec 8.8): 0 or 1, 1 only with FLOOD_Q 0, either mode */
+            static const int uo_bad[] = {2, -1, 1, 1};
+            static const int fq_bad[] = {0, 0, 1, 255};
+            int j;
+            b = g;
+            b.cfg.mode = (lcan_mode)k;
+            for (j = 0; j < 4; j++) {
+                b.cfg.unicast_only = uo_bad[j];
+                b.cfg.flood_q = fq_bad[j];
+                s = (lcan_sw *)&b;
+                check(&C, lcan_sw_new(&b, &s) == LCAN_ERR_PARAM && s == NULL,
+                      "mode %d UNICAST_ONLY %d FLOOD_Q %d refused (LCAN_ERR_PARAM)", k, uo_bad[j], fq_bad[j]);
+            }
+            b.cfg.unicast_only = 1;
+            b.cfg.flood_q = 0;
+            check(&C, lcan_sw_new(&b, &s) == LCAN_OK && s != NULL, "mode %d UNICAST_ONLY 1 FLOOD_Q 0 taken", k);
+            lcan_sw_free(s);
+        }
     }
     lcan_sw_free(NULL);
 }
@@ -1269,6 +1295,12 @@ static void test_random(void)
                     char what[80];
                     snprintf(what, sizeof what, "random shape %d mode %d uc %d depth %d", k, mode, uc, depth);
                     random_run(&c, 3000, 0, 16, &rng, what);
+                    /* UNICAST_ONLY (spec 8.8): the same inputs (broadcasts, floods among them) read as
+                     * unicasts in packet mode; no effect in circuit mode */
+                    c.cfg.unicast_only = 1;
+                    snprintf(what, sizeof what, "random UNICAST_ONLY shape %d mode %d uc %d depth %d", k, mode, uc,
+                             depth);
+                    random_run(&c, 1500, k % 2, k % 2 ? 0 : 16, &rng, what);
                 }
 }
 

@@ -33,7 +33,7 @@
 
 static const char gen_usage[] =
     "usage: lcan gen SPEC [--mode circuit|packet] [--payload-w B] [--depth D] [--name N] [--no-debug]\n"
-    "                [--seed S] -o DIR\n"
+    "                [--unicast-only] [--seed S] -o DIR\n"
     "Writes a network ready to instantiate (docs/generator.md):\n"
     "  DIR/N.v     module N: clk, rst, seed and per leaf s one group leaf<s>_inj_valid/_inj_flit/\n"
     "              _inj_ready, leaf<s>_ej_valid/_ej_flit (+ clear, _inj_ack, _ej_ack in circuit\n"
@@ -47,6 +47,8 @@ static const char gen_usage[] =
     "  --depth      packet-mode FIFO depth, 1..255 (default 4)\n"
     "  --name       the module and file name, a Verilog identifier (default lcan_net)\n"
     "  --no-debug   no counters and debug view: lcan_network's OBSERVE = 0 (no cnt_*/dbg ports)\n"
+    "  --unicast-only  packet-mode switches for unicast traffic only: UNICAST_ONLY = 1, the bcast\n"
+    "               and head bits are not interpreted (smaller and faster; docs/spec.md 8.8)\n"
     "  --seed       the LFSR seed fixed at S, 0..4294967295 (no seed port): lcan_network's\n"
     "               FIXED_SEED = 1, SEED = S, PIN_STRAPS = 1, each switch specialized to its place\n"
     "               (smaller and faster in synthesis; the same behaviour as seed input S)\n"
@@ -695,6 +697,7 @@ typedef struct {
     const char *name, *cmdline;
     int packet, payload_w, depth, debug;
     int fixed_seed; /* 1: --seed: FIXED_SEED = 1, SEED = seed, PIN_STRAPS = 1, no seed port */
+    int unicast_only; /* 1: --unicast-only: UNICAST_ONLY = 1 (packet mode, spec 8.8) */
     uint32_t seed;
     int h, u0, addr_w, fw;
     uint32_t n, np;
@@ -780,6 +783,9 @@ static void write_verilog(FILE *f, const gen_cfg *g)
                 (unsigned long long)g->dbg_bytes);
     else
         fprintf(f, "// Generated with --no-debug: lcan_network's OBSERVE = 0, no counters and no debug view.\n");
+    if (g->unicast_only)
+        fprintf(f, "// Generated with --unicast-only: UNICAST_ONLY = 1, the switches do not interpret the bcast\n"
+                   "// and head bits (every packet is a unicast to its dest, docs/spec.md 8.8).\n");
     if (g->fixed_seed)
         fprintf(f, "// Generated with --seed %lu: the LFSR seed is fixed (FIXED_SEED = 1, no seed port) and every\n"
                    "// switch is specialized to its place (PIN_STRAPS = 1), for synthesis (docs/spec.md 13).\n",
@@ -846,6 +852,8 @@ static void write_verilog(FILE *f, const gen_cfg *g)
     packed_vec(f, g, lcan_topo_p);
     fprintf(f, "),\n        .MODE(%d),\n        .PAYLOAD_W(%d),\n        .DEPTH(%d),\n        .OBSERVE(%d)",
             g->packet, pw, g->depth, g->debug);
+    if (g->unicast_only)
+        fprintf(f, ",\n        .UNICAST_ONLY(1)");
     if (g->fixed_seed)
         fprintf(f, ",\n        .FIXED_SEED(1),\n        .SEED(32'd%lu),\n        .PIN_STRAPS(1)", (unsigned long)g->seed);
     fprintf(f, "\n    ) u_network (\n");
@@ -958,7 +966,7 @@ int cmd_gen(int argc, char **argv)
 {
     const char *spec = NULL, *dir = NULL, *name = "lcan_net", *mode = "packet", *v;
     long payload_w = 16, depth = 4, seed = -1;
-    int debug = 1, i, r, opts = 1, rc, l, k;
+    int debug = 1, unicast_only = 0, i, r, opts = 1, rc, l, k;
     char cmdline[1024], *root = NULL, *path = NULL;
     lcan_topo *t;
     gen_cfg g;
@@ -1006,6 +1014,10 @@ int cmd_gen(int argc, char **argv)
                 if (r < 0)
                     return TOOL_EXIT_USAGE;
                 debug = 0;
+            } else if ((r = tool_opt_flag("gen", a, "--unicast-only")) != 0) {
+                if (r < 0)
+                    return TOOL_EXIT_USAGE;
+                unicast_only = 1;
             } else {
                 tool_error("gen: unknown option '%s' (try 'lcan gen --help')", a);
                 return TOOL_EXIT_USAGE;
@@ -1027,6 +1039,10 @@ int cmd_gen(int argc, char **argv)
     }
     if (check_name(name) != 0)
         return TOOL_EXIT_USAGE;
+    if (unicast_only && strcmp(mode, "packet") != 0) {
+        tool_error("gen: --unicast-only needs packet mode (circuit mode has no broadcasts, docs/spec.md 8.8)");
+        return TOOL_EXIT_USAGE;
+    }
     if ((t = tool_topo(spec)) == NULL)
         return TOOL_EXIT_USAGE;
 
@@ -1037,6 +1053,7 @@ int cmd_gen(int argc, char **argv)
     g.payload_w = (int)payload_w;
     g.depth = (int)depth;
     g.debug = debug;
+    g.unicast_only = unicast_only;
     g.fixed_seed = seed >= 0;
     g.seed = g.fixed_seed ? (uint32_t)seed : 0;
     g.h = lcan_topo_levels(t);

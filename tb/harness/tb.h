@@ -34,6 +34,7 @@ typedef struct {
     int faults;            /* FAULTS (spec 14): 1 = the fault pins are driven (tb_core_inputs' fault fields) */
     int nl, ns, rw;        /* fault pin widths NL, NS, RW (spec 13), checked against the model's */
     int flood_q;           /* FLOOD_Q (spec 8.7): flood queue flits, 0 = none (packet mode) */
+    int unicast_only;      /* UNICAST_ONLY (spec 8.8): 1 = the bcast and head bits are not interpreted */
 } tb_params;
 
 /* Word counts of the pin vectors (what the front ends copy). */

@@ -619,6 +619,9 @@ int tb_core_init(const tb_params *prm)
     if (prm->flood_q < 0 || prm->flood_q > 255)
         return cfg_error(c, "testbench parameter FLOOD_Q must be 0..255");
     cfg.flood_q = prm->flood_q; /* spec 8.7 (the model ignores it in circuit mode, as the RTL) */
+    if (prm->unicast_only != 0 && prm->unicast_only != 1)
+        return cfg_error(c, "testbench parameter UNICAST_ONLY must be 0 or 1");
+    cfg.unicast_only = prm->unicast_only; /* spec 8.8 (likewise) */
     lcan_net *net;
     if ((st = lcan_net_new(c->topo, &cfg, &net)) != LCAN_OK) {
         snprintf(msg, sizeof msg, "lcan_net_new: %s", lcan_strerror(st));

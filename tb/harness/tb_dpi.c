@@ -8,7 +8,7 @@
 
 int lcan_tb_init(int h, const svBitVecVal *m, const svBitVecVal *w, const svBitVecVal *p, int mode, int payload_w,
                  int depth, int up_choice, int np, int fw, int dbg_bytes, int faults, int nl, int ns, int rw,
-                 int flood_q);
+                 int flood_q, int unicast_only);
 void lcan_tb_fault_inputs(svBitVecVal *link_off, svBitVecVal *sw_off, int *cfg_we, int *cfg_addr,
                           svBitVecVal *cfg_row);
 int lcan_tb_inputs(int *rst, int *clear, int *seed, svBitVecVal *inj_valid, svBitVecVal *inj_flit,
@@ -23,7 +23,7 @@ static tb_vin g_in; /* the inputs of the coming edge (the fault pins are fetched
 
 int lcan_tb_init(int h, const svBitVecVal *m, const svBitVecVal *w, const svBitVecVal *p, int mode, int payload_w,
                  int depth, int up_choice, int np, int fw, int dbg_bytes, int faults, int nl, int ns, int rw,
-                 int flood_q)
+                 int flood_q, int unicast_only)
 {
     tb_params prm;
     int l;
@@ -45,6 +45,7 @@ int lcan_tb_init(int h, const svBitVecVal *m, const svBitVecVal *w, const svBitV
     prm.ns = ns;
     prm.rw = rw;
     prm.flood_q = flood_q;
+    prm.unicast_only = unicast_only;
     if (h < 1 || h > LCAN_MAX_LEVELS)
         return 2;
     int st = tb_core_init(&prm);

@@ -13,7 +13,8 @@
  *   packet lockstep: unicast traffic (random: uniform destinations; else pi(s)) at rate +rate per
  *     port per tick where inj_ready, plus broadcasts on every tree t < w1, a share +flood_share
  *     (default half) of them flooding (head = 1, spec 8.6; with flood queues spec 8.7); then a drain that must deliver every packet (unicast: at its
- *     destination; tree broadcast: at every leaf; flooding broadcast: at every leaf but the source).
+ *     destination; tree broadcast: at every leaf; flooding broadcast: at every leaf but the source;
+ *     with UNICAST_ONLY, spec 8.8, a broadcast of tree t once at the leaf whose packed address is t).
  *   route: spec 10.1 trials through lcan_study_route, printed exactly like `lcan route`; with
  *     +faults through lcan_route_perm_faults, with cmd_route.c's arithmetic and its keys faults, cut.
  *   traffic: open-loop load points through lcan_traffic_run (lcan_traffic.h) on the lockstep tick,
@@ -458,6 +459,10 @@ static void lockstep_packet(tb_ctx *c, pins *p)
                                                    : urand(&rng) < c->flood_share;
                     if (c->r_ready[q]) {
                         uint32_t copies = flood ? c->N - 1u : c->N;
+                        if (c->prm.unicast_only) /* spec 8.8: a unicast to the leaf at packed address t,
+                                                  * none when t is no address (an impossible digit) */
+                            copies = lcan_topo_pack(c->topo, lcan_topo_unpack(c->topo, t)) == t &&
+                                     lcan_topo_unpack(c->topo, t) < c->N;
                         p->iv[q] = 1;
                         owed[seq & slot_mask] += copies;
                         src[seq & slot_mask] = s;
@@ -504,7 +509,7 @@ static void lockstep_packet(tb_ctx *c, pins *p)
                 tb_fail(c, "packet with sequence number %u (mod 2^%d) delivered on network port %u more often than "
                         "it was sent: a duplicate", slot, slot_bits, r);
             owed[slot]--;
-            if (bc) {
+            if (bc && !c->prm.unicast_only) {
                 uint32_t t = flit_dest(c, f);
                 int fl = (int)((f >> (c->prm.payload_w + c->AW + 1)) & 1u);
                 if (r != leaf * (uint32_t)c->U0 + t * (uint32_t)p1)
@@ -514,10 +519,11 @@ static void lockstep_packet(tb_ctx *c, pins *p)
                     tb_fail(c, "flooding broadcast %u (mod 2^%d) delivered to its own source leaf %u (spec 8.6)", slot,
                             slot_bits, leaf);
                 got_bc++;
-            } else {
+            } else { /* a unicast, or with UNICAST_ONLY a broadcast travelling as one (spec 8.8) */
                 if (flit_dest(c, f) != lcan_topo_pack(c->topo, leaf))
                     tb_fail(c, "packet for 0x%x delivered on network port %u (leaf %u)", flit_dest(c, f), r, leaf);
-                got_uni++;
+                got_uni += (uint64_t)!bc;
+                got_bc += (uint64_t)bc;
             }
         }
     }

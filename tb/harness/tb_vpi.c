@@ -2,7 +2,7 @@
  * tb_vpi.c - Icarus front end of the lockstep harness: the same calls as tb_dpi.c, registered as
  * VPI system tasks (Icarus has no DPI). tb/tb_top.v calls
  *   $lcan_tb_init(H, M, W, P, MODE, PAYLOAD_W, DEPTH, UP_CHOICE, NP, FW, DBG_ALL, FAULTS, NL, NS, RW,
- *                 FLOOD_Q, status_reg)
+ *                 FLOOD_Q, UNICAST_ONLY, status_reg)
  *   $lcan_tb_inputs(done_reg, rst, clear, seed, inj_valid, inj_flit, ej_ack)
  *   $lcan_tb_fault_inputs(link_off, sw_off, cfg_we, cfg_addr, cfg_row)   (FAULTS = 1 builds)
  *   $lcan_tb_outputs(inj_ready, inj_ack, ej_valid, ej_flit, cnt_up, cnt_down, cnt_drop, dbg)
@@ -102,14 +102,14 @@ static PLI_INT32 init_calltf(PLI_BYTE8 *ud)
     tb_params prm;
     uint32_t lv[3][LCAN_MAX_LEVELS];
     (void)ud;
-    if (get_args(a, 17) != 0) {
+    if (get_args(a, 18) != 0) {
         vpi_control(vpiFinish, 1);
         return 0;
     }
     memset(&prm, 0, sizeof prm);
     prm.h = get_int(a[0]);
     if (prm.h < 1 || prm.h > LCAN_MAX_LEVELS) {
-        put_int(a[16], 2);
+        put_int(a[17], 2);
         return 0;
     }
     for (int k = 0; k < 3; k++)
@@ -131,6 +131,7 @@ static PLI_INT32 init_calltf(PLI_BYTE8 *ud)
     prm.ns = get_int(a[13]);
     prm.rw = get_int(a[14]);
     prm.flood_q = get_int(a[15]);
+    prm.unicast_only = get_int(a[16]);
     int st = tb_core_init(&prm);
     if (st == 0) {
         tb_core_words(&g_words);
@@ -139,7 +140,7 @@ static PLI_INT32 init_calltf(PLI_BYTE8 *ud)
         for (int i = 0; i < 8; i++)
             g_out[i] = calloc(sz[i] + 1, 4);
     }
-    put_int(a[16], st);
+    put_int(a[17], st);
     return 0;
 }
 
