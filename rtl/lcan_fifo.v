@@ -1,8 +1,12 @@
 // lcan_fifo: a synchronous FIFO of DEPTH entries of WIDTH bits (the packet-mode input buffer of
 // spec 8.1). head is the oldest entry (valid when empty = 0), read straight from the storage
-// register. push stores din, pop removes head; both on one tick is allowed (also when full: the
-// popped slot is reused). A push into a full FIFO without a pop is ignored (the credit protocol
-// never does it); a pop of an empty FIFO is ignored. Timing: everything is registered; count,
+// register. arrive says din carries a flit this tick: it is written into the slot behind the last
+// entry whenever the FIFO is not full, and push (given only with arrive) makes it an entry; pop
+// removes head; push and pop on one tick are allowed. A push into a FIFO that is full before the
+// tick is dropped, also when the head is popped on that tick (spec 8.3 step 5; the credit protocol
+// never does it); a pop of an empty FIFO is ignored. So the memory's write enable (arrive & ~full)
+// does not wait for push, which the switch decides late in the tick (a flit consumed through the
+// bypass is written into a free slot and not counted). Timing: everything is registered; count,
 // empty and full reflect the ticks before.
 `default_nettype none
 
@@ -18,6 +22,7 @@ module lcan_fifo #(
 ) (
     input  wire             clk,
     input  wire             rst,
+    input  wire             arrive,
     input  wire             push,
     input  wire [WIDTH-1:0] din,
     input  wire             pop,
@@ -43,7 +48,7 @@ module lcan_fifo #(
     assign head  = mem_q[rd_q];
 
     wire do_pop  = pop & ~empty;
-    wire do_push = push & (~full | do_pop);
+    wire do_push = push & ~full;
 
     always @* begin
         rd_d  = rd_q;
@@ -70,7 +75,7 @@ module lcan_fifo #(
             wr_q  <= wr_d;
             cnt_q <= cnt_d;
         end
-        if (do_push & ~rst)
+        if (arrive & ~full & ~rst)
             mem_q[wr_q] <= din;
     end
 endmodule

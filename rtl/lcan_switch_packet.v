@@ -91,6 +91,7 @@ module lcan_switch_packet #(
             ) u_fifo (
                 .clk  (clk),
                 .rst  (rst),
+                .arrive(rx_valid[g]),
                 .push (rx_valid[g] & ~(empty & consume[g])),
                 .din  (rx_flit[g*FW +: FW]),
                 .pop  (consume[g] & ~empty),

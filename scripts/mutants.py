@@ -93,6 +93,8 @@ MUTANTS = [
     (41, "lcan_switch.v", "up_perm_q <= sig_next_q;", "up_perm_q <= up_perm_q;", "sigma drawn ahead: never moved into use (sigma fixed after reset)"),
     (42, "lcan_switch.v", "sig_next_q <= sig_init_next;", "sig_next_q <= sig_init;", "sigma drawn ahead: after reset one step behind the LFSR"),
     (43, "lcan_lfsr.v", "assign state_next2 = `LCAN_LFSR_STEP(s_step1);", "assign state_next2 = s_step1;", "sigma drawn ahead from one step, not two"),
+    (44, "lcan_switch_packet.v", ".arrive(rx_valid[g]),", ".arrive(rx_valid[g] & ~empty),", "packet: a flit arriving at an empty FIFO is not written (a bypass flit kept waiting is lost)"),
+    (45, "lcan_fifo.v", "wire do_push = push & ~full;", "wire do_push = arrive & ~full;", "FIFO: every arriving flit becomes an entry (a consumed bypass flit too)"),
 ]
 
 # Generation rules: (regex, replacement, name). Spaces around binary operators keep reductions

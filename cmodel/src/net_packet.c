@@ -2,7 +2,9 @@
  * net_packet.c - the event-driven packet-mode tick of the fast path (spec 8.3 steps 2-6): the
  * full-scan tick of sw.c (wired by net.c's switch_tick) done on 64-bit port masks.
  *
- * Candidate per input = FIFO head, else the arriving flit (bypass). Unicasts make ONE requests of
+ * Candidate per input = FIFO head, else the arriving flit (bypass). A flit arriving at an input
+ * whose FIFO held DEPTH flits before the tick (impossible while credits are honoured) is dropped,
+ * not stored, even when the head is popped on that tick. Unicasts make ONE requests of
  * their class (spec 4); a tree broadcast climbs through upper 0 (ONE) and descends on parallel link 0
  * to every child not yet served (ALL); a flooding broadcast (head = 1, spec 8.6) asks at once for
  * every direction of its tree but the one it came from (ALL). Outputs are available when they hold a credit (level-1 downers
@@ -22,11 +24,14 @@
 #include "net_internal.h"
 #include "sw.h"
 
-/* FIFO operations of the fast path (indices wrap by arithmetic, not by a branch or a division). */
-static inline void fifo_push(struct lcan_net *n, uint32_t gp, uint64_t f)
+/* FIFO operations of the fast path (indices wrap by arithmetic, not by a branch or a division).
+ * popped: 1 when the FIFO's head left on this tick (before the push). A FIFO that held DEPTH flits
+ * before the tick refuses the flit, whether or not its head left (spec 8.3 step 5: the flit is
+ * dropped; impossible while credits are honoured). */
+static inline void fifo_push(struct lcan_net *n, uint32_t gp, uint64_t f, uint32_t popped)
 {
     uint32_t D = (uint32_t)n->cfg.depth, tail = (uint32_t)n->fhead[gp] + n->fcount[gp];
-    if (n->fcount[gp] >= D) /* impossible while credits are honoured */
+    if (n->fcount[gp] + popped >= D)
         return;
     n->fifo[(size_t)gp * D + tail - (D & (0u - (uint32_t)(tail >= D)))] = f;
     n->fcount[gp]++;
@@ -105,9 +110,13 @@ static uint64_t fast_off(const struct lcan_net *n, uint32_t sw, int l, lcan_sw_f
  * (consm) returns its credit; then the FIFOs that change: a consumed candidate leaves its FIFO if it
  * came from there (popm; fm: the inputs whose candidate was the FIFO's head); the arriving flit (arr)
  * is stored unless it was the candidate and got consumed (pushm; a consumed arriving flit, the
- * common case below saturation, and a blocked head with nothing arriving change nothing). One loop
- * per case (pop, push, both: the slot just freed by the pop's count), each without branches on the
- * data, indices wrapping by arithmetic. Returns the new FIFO mask. */
+ * common case below saturation, and a blocked head with nothing arriving change nothing), or its
+ * FIFO held DEPTH flits before the tick: then it is dropped, whether or not the head leaves
+ * (impossible while credits are honoured). One loop per case (pop; push; both: the pop makes room
+ * for the flit, the count stays), each without branches on the data, indices wrapping by
+ * arithmetic; a full FIFO is a test of the count that the push and both loops load anyway, never
+ * true while credits are honoured (so always predicted), and turns "both" into a plain pop.
+ * Returns the new FIFO mask. */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
@@ -135,9 +144,14 @@ static inline uint64_t consume_and_store(struct lcan_net *n, uint32_t pb, uint64
     }
     for (m = popm & pushm; m; m &= m - 1u) { /* both: the count stays */
         int i = lcan_ctz64(m);
-        uint32_t gp = pb + (uint32_t)i, head = n->fhead[gp], tail = head + n->fcount[gp];
+        uint32_t gp = pb + (uint32_t)i, head = n->fhead[gp], count = n->fcount[gp], tail = head + count;
         tail -= depth & (0u - (uint32_t)(tail >= depth));
-        n->fifo[(size_t)gp * depth + tail] = n->flit_q[gp];
+        if (count >= depth) { /* full before the tick: the flit is dropped, the head leaves */
+            n->fcount[gp] = (uint16_t)(count - 1u);
+            fm_new &= ~((uint64_t)(count == 1u) << i);
+        } else {
+            n->fifo[(size_t)gp * depth + tail] = n->flit_q[gp];
+        }
         head++;
         n->fhead[gp] = (uint16_t)(head - (depth & (0u - (uint32_t)(head >= depth))));
     }
@@ -504,9 +518,12 @@ static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faul
         }
         return_credit(n, gp);
     }
+    /* the arriving flit is stored unless it was the candidate and got consumed; here cons says the
+     * head left: a FIFO that held DEPTH flits before the tick refuses the flit all the same (spec
+     * 8.3 step 5), and may be empty now (DEPTH 1) */
     if (arr && (from_fifo || !cons)) {
-        fifo_push(n, gp, n->flit_q[gp]);
-        fm = bit64(i);
+        fifo_push(n, gp, n->flit_q[gp], (uint32_t)cons);
+        fm |= all_if(n->fcount[gp]) & bit64(i);
     }
     sd->fifo_m = fm;
     if (fm)

@@ -168,7 +168,9 @@ void lcan_sw_circuit_tick(const lcan_sw_k *k, uint32_t label, const lcan_sw_stat
 }
 
 /* ------------------------------------------------------------------ packet mode (spec 8.3 steps 2-6)
- * Candidate per input = FIFO head, else the arriving flit (bypass). Unicasts make ONE requests of
+ * Candidate per input = FIFO head, else the arriving flit (bypass). A flit arriving at an input
+ * whose FIFO held DEPTH flits before the tick (impossible while credits are honoured) is dropped,
+ * not stored, even when the head is popped on that tick. Unicasts make ONE requests of
  * their class (spec 4); a tree broadcast climbs through upper 0 (ONE) and descends on parallel link
  * 0 to every child not yet served (ALL); a flooding broadcast (head = 1, spec 8.6) asks at once for
  * every direction of its tree but the one it came from (ALL). Outputs are available when they hold
@@ -241,13 +243,12 @@ static int make_req(const lcan_sw_k *k, uint32_t label, int i, uint64_t f, const
     return lcan_pset_empty(&r->want) ? 2 : 1;
 }
 
-/* A push into a full FIFO cannot happen while credits are honoured; should one occur it is
- * ignored (spec 8.3 step 5). */
+/* The arriving flit f joins the tail of input i's FIFO. The caller pushes only into a FIFO that
+ * did not hold DEPTH flits before the tick (spec 8.3 step 5: a flit arriving at a full FIFO is
+ * dropped, even when the head leaves on the same tick), so there is always a free slot. */
 static void fifo_push(const lcan_sw_k *k, const lcan_sw_state *st, int i, uint64_t f)
 {
     int tail = st->fhead[i] + st->fcount[i];
-    if (st->fcount[i] >= k->depth)
-        return;
     st->fifo[(size_t)i * (size_t)k->depth + (size_t)(tail >= k->depth ? tail - k->depth : tail)] = f;
     st->fcount[i]++;
 }
@@ -377,6 +378,9 @@ void lcan_sw_packet_tick(const lcan_sw_k *k, uint32_t label, const lcan_sw_state
     if (nreq > 0)
         lcan_alloc(P, off.r_in, req, &avail, grant);
     for (i = 0; i < P; i++) {
+        /* credits make it impossible; should a flit arrive at a FIFO that held DEPTH flits before
+         * the tick, it is dropped, whether or not the head is popped below (spec 8.3 step 5) */
+        int was_full = st->fcount[i] >= k->depth;
         if (req[i].valid) {
             lcan_pset done;
             for (o = lcan_pset_next(&grant[i], 0); o >= 0; o = lcan_pset_next(&grant[i], o + 1)) {
@@ -399,8 +403,9 @@ void lcan_sw_packet_tick(const lcan_sw_k *k, uint32_t label, const lcan_sw_state
             }
         }
         ret[i] = consumed[i];
-        /* the arriving flit is stored unless it was the candidate and got consumed */
-        if ((rx[i] & LCAN_SW_VALID) && (from_fifo[i] || !consumed[i]))
+        /* the arriving flit is stored unless it was the candidate and got consumed, or arrived at a
+         * full FIFO */
+        if ((rx[i] & LCAN_SW_VALID) && (from_fifo[i] || !consumed[i]) && !was_full)
             fifo_push(k, st, i, rx[i]);
     }
     for (o = 0; o < P; o++) /* step 6: credits arriving (none on level-1 downers) */

@@ -18,13 +18,19 @@
  *    a credit arriving at tick t serves tick t + 1), a FIFO waiting for credit keeps order, level-1
  *    downers need none; tree broadcast up (upper 0 only) and down (link 0 of every child, the served
  *    mask across ticks), flooding want sets from a child and from a parent, at the top;
+ *  - past the credits (8.3 step 5), DEPTH 1 and 3, on a downer and on an upper: a flit arriving
+ *    at a full FIFO is dropped, on a tick whose head leaves (the FIFO one flit shorter, one
+ *    credit-out) and on one whose head stays; it never leaves later, is not counted, and the input
+ *    returns DEPTH credits in all;
  *  - faults: an off output is never granted, a reach row masks class UP from the tick after its
  *    write, writes outside row_base..row_base + U - 1 are ignored, reset restores all-ones rows,
  *    unroutable ONE requests are dropped and counted in both modes;
  *  - random: thousands of ticks on several shapes in both modes and both UP_CHOICEs with any legal
- *    inputs (faults and row writes changing every tick, reset and clear at any time, headers on
+ *    inputs and a few illegal ones (faults and row writes changing every tick, reset and clear at any time, headers on
  *    owning inputs, data without circuits, acks without circuits, impossible digits, destinations
- *    outside the subtree from a parent), every output compared with the reference switch below;
+ *    outside the subtree from a parent, in packet mode now and then a flit past the credits: the
+ *    run must have dropped such flits with and without a pop), every output compared with the
+ *    reference switch below;
  *  - flood queues (spec 8.7) by hand on shape A: a lone flood leaves on its tick; two floods meeting
  *    on an output are both accepted with FLOOD_Q 2 (copies in ascending input order, the second on
  *    the next tick) and neither with FLOOD_Q 1; credits stall the queues, acceptance is judged on q_o
@@ -274,6 +280,10 @@ static void r_circuit(ref_sw *r, const ref_in *in)
 /* What the random runs exercised of spec 8.7 (checked at the end of test_random_flood). */
 static struct { long rejected, accepted, full, emptied, sent_up, blocked_uni; } cov;
 
+/* Flits the random runs sent past their credits, all dropped at a full FIFO (spec 8.3 step 5): on
+ * ticks that popped the head [1], and that did not [0] (checked at the end of test_random). */
+static long overrun_drops[2];
+
 /* Spec 8.7: does output o own a flood queue? (parallel link 0 of a child; upper 0 below the top) */
 static int r_owns_q(const ref_sw *r, int o) { return (o < r->D && o % r->p == 0) || (o == r->D && r->U > 0); }
 
@@ -351,7 +361,7 @@ static void r_packet(ref_sw *r, const ref_in *in)
 {
     int P = r->P, D = r->D, i, o, c, nreq = 0;
     uint64_t cand[MAXP];
-    int from_fifo[MAXP], consumed[MAXP], fl[MAXP];
+    int from_fifo[MAXP], consumed[MAXP], fl[MAXP], was_full[MAXP];
     unsigned full[MAXP], grant[MAXP], avail = 0, offm = offmask(r, in);
     rreq q[MAXP];
     for (o = 0; o < P; o++) {
@@ -363,6 +373,7 @@ static void r_packet(ref_sw *r, const ref_in *in)
         uint64_t f;
         int bc; /* a broadcast: bcast = 1, and not UNICAST_ONLY (spec 8.8) */
         from_fifo[i] = r->fn[i] > 0;
+        was_full[i] = r->fn[i] == r->depth; /* DEPTH flits before the tick: an arriving flit is dropped */
         cand[i] = from_fifo[i] ? r->fifo[i][0] : (in->rv[i] ? (V63 | in->rf[i]) : 0);
         consumed[i] = 0;
         fl[i] = 0;
@@ -452,8 +463,10 @@ static void r_packet(ref_sw *r, const ref_in *in)
             }
         }
         r->ret[i] = consumed[i];
-        if (in->rv[i] && (from_fifo[i] || !consumed[i]) && r->fn[i] < r->depth)
+        if (in->rv[i] && (from_fifo[i] || !consumed[i]) && !was_full[i])
             r->fifo[i][r->fn[i]++] = V63 | in->rf[i];
+        else if (in->rv[i] && was_full[i])
+            overrun_drops[consumed[i]]++;
     }
     for (o = 0; o < P; o++)
         if (!leafdn(r, o))
@@ -1139,6 +1152,92 @@ static void test_flood_q(void)
     lcan_sw_free(t.s);
 }
 
+/* Spec 8.3 step 5 past the credits, by hand on shape A with DEPTH 1 and 3: input `in` (downer 0 or
+ * upper 7) gets DEPTH unicasts for DOWN(1) (outputs 2, 3) after input 4 has spent those outputs'
+ * 2 * DEPTH credits (none come back), so its FIFO fills; then one more flit x arrives (its sender
+ * holds no credit). pop: a credit came back on output 2 the tick before, so the head leaves on x's
+ * tick; else nothing leaves. Either way x is dropped - not stored, not counted: the FIFO holds
+ * DEPTH - 1 (pop) or DEPTH after the tick, and once credits flow again exactly the flits it held
+ * leave, in order, x never; the input returns DEPTH credits in all, one per flit it held. */
+static void overrun_case(int depth, int in, int pop)
+{
+    lcan_sw_cfg c = mkcfg(2, 3, 2, 3, 1, 2, 2, 0x20, LCAN_PACKET, depth, LCAN_UP_ROTATE);
+    tsw t;
+    uint64_t x = mkflit(0, 0, 0x24, 0xEE);
+    int k, o, next, n_ret, seen_x = 0, in_order = 1, outst[9] = {0};
+    if (!t_open(&t, &c))
+        return;
+    t_reset(&t, 7u + (uint32_t)in);
+    for (k = 0; k < 2 * depth; k++) { /* input 4 (child 2) to DOWN(1): one grant a tick */
+        t.in.rv[4] = 1;
+        t.in.rf[4] = mkflit(0, 0, 0x25, 0x80 + (uint32_t)k);
+        t_tick(&t, "overrun: spend");
+    }
+    check(&C, t.o_dbg[2] == 0 && t.o_dbg[3] == 0 && t.out.cnt_down == (uint32_t)(2 * depth),
+          "overrun depth %d: outputs 2, 3 out of credit", depth);
+    outst[2] = outst[3] = depth;
+    for (k = 0; k < depth; k++) { /* the FIFO of `in` fills */
+        t.in.rv[in] = 1;
+        t.in.rf[in] = mkflit(0, 0, 0x24, (uint32_t)k);
+        t_tick(&t, "overrun: fill");
+        check(&C, txset(&t) == 0 && !t.o_ret[in], "overrun depth %d in %d: flit %d waits", depth, in, k);
+    }
+    if (pop) {
+        t.in.tr[2] = 1;
+        outst[2]--;
+        t_tick(&t, "overrun: credit");
+        check(&C, txset(&t) == 0 && t.o_dbg[2] == 1, "overrun depth %d in %d: a credit on output 2", depth, in);
+    }
+    t.in.rv[in] = 1; /* the overrun */
+    t.in.rf[in] = x;
+    t_tick(&t, "overrun");
+    if (pop)
+        check(&C, txset(&t) == 0x04 && t.o_tf[2] == mkflit(0, 0, 0x24, 0) && t.o_ret[in] && t.r.fn[in] == depth - 1,
+              "overrun depth %d in %d: the head leaves on 2 (tx %x ret %d), x dropped (%d held)", depth, in, txset(&t),
+              t.o_ret[in], t.r.fn[in]);
+    else
+        check(&C, txset(&t) == 0 && !t.o_ret[in] && t.r.fn[in] == depth,
+              "overrun depth %d in %d: nothing leaves (tx %x ret %d), x dropped (%d held)", depth, in, txset(&t),
+              t.o_ret[in], t.r.fn[in]);
+    outst[2] += pop;
+    next = pop;
+    n_ret = t.o_ret[in];
+    for (k = 0; k < 2 * depth + 6; k++) { /* credits flow again: the FIFO drains */
+        for (o = 2; o <= 3; o++)
+            if (outst[o] > 0) {
+                t.in.tr[o] = 1;
+                outst[o]--;
+            }
+        t_tick(&t, "overrun: drain");
+        for (o = 0; o < 9; o++) {
+            if (!t.o_tv[o])
+                continue;
+            outst[o]++;
+            if (t.o_tf[o] == x)
+                seen_x = 1;
+            else if (o < 2 || o > 3 || t.o_tf[o] != mkflit(0, 0, 0x24, (uint32_t)next++))
+                in_order = 0;
+        }
+        n_ret += t.o_ret[in];
+    }
+    check(&C, !seen_x && in_order && next == depth && n_ret == depth && t.out.cnt_down == (uint32_t)(3 * depth) &&
+                  t.out.cnt_up == 0 && t.out.cnt_drop == 0 && t.r.fn[in] == 0,
+          "overrun depth %d in %d pop %d: x %s, in order %d, %d of %d held flits left, %d credits returned, counters "
+          "%u %u %u",
+          depth, in, pop, seen_x ? "delivered" : "dropped", in_order, next, depth, n_ret, t.out.cnt_up,
+          t.out.cnt_down, t.out.cnt_drop);
+    lcan_sw_free(t.s);
+}
+
+static void test_overrun(void)
+{
+    int depth, in, pop;
+    for (depth = 1; depth <= 3; depth += 2)
+        for (in = 0; in <= 7; in += 7) /* downer 0, upper 7 */
+            for (pop = 0; pop <= 1; pop++)
+                overrun_case(depth, in, pop);
+}
+
 static void test_faults(void)
 {
     int mode, seed, o, got;
@@ -1217,7 +1316,9 @@ static void test_faults(void)
  * broadcast, 7 flooding (bcast ignored in circuit mode); with flood != 0 kinds 3-5 are flooding too
  * (spec 8.7's queues kept busy). off_mod: a port is off on a tick with probability 1 / off_mod (0:
  * never, and no row writes either). Credits come back for the flits an output sent, each with
- * probability 2/3 per tick, or not at all during the stall phases. */
+ * probability 2/3 per tick, or not at all during the stall phases. In packet mode a sender without
+ * credit sends anyway with probability 1/16 (its credit unchanged): the FIFO it feeds holds DEPTH
+ * flits, so the flit is dropped (spec 8.3 step 5). */
 static void random_run(const lcan_sw_cfg *c, int ticks, int flood, int off_mod, unsigned long long *rng,
                        const char *what)
 {
@@ -1239,7 +1340,8 @@ static void random_run(const lcan_sw_cfg *c, int ticks, int flood, int off_mod, 
         t.in.clear = r % 97 == 0;
         for (i = 0; i < P; i++) {
             unsigned long long v = test_rng(rng);
-            int send = (int)(v % 4) <= rate && (mode == LCAN_CIRCUIT || credit[i] > 0) && !t.in.rst;
+            int over = mode == LCAN_PACKET && credit[i] == 0 && (v >> 52) % 16 == 0; /* past the credits */
+            int send = (int)(v % 4) <= rate && (mode == LCAN_CIRCUIT || credit[i] > 0 || over) && !t.in.rst;
             int kind = (int)((v >> 8) % 8);
             if (flood && kind >= 3 && kind != 6)
                 kind = 7;
@@ -1247,7 +1349,7 @@ static void random_run(const lcan_sw_cfg *c, int ticks, int flood, int off_mod, 
             t.in.rf[i] = mkflit(kind < 5 || kind == 7, kind >= 6, (uint32_t)(v >> 16) % 64, (uint32_t)(v >> 32));
             if (!send)
                 t.in.rf[i] = 0;
-            if (send && mode == LCAN_PACKET)
+            if (send && mode == LCAN_PACKET && !over)
                 credit[i]--;
             t.in.off[i] = off_mod > 0 && (v >> 40) % (unsigned)off_mod == 0;
             /* returns: acks anywhere; credits only for flits the output sent */
@@ -1302,6 +1404,11 @@ static void test_random(void)
                              depth);
                     random_run(&c, 1500, k % 2, k % 2 ? 0 : 16, &rng, what);
                 }
+    check(&C, overrun_drops[0] > 100 && overrun_drops[1] > 100,
+          "random runs: flits past the credits dropped at a full FIFO %ld times with a pop, %ld without",
+          overrun_drops[1], overrun_drops[0]);
+    printf("test_switch: random runs: flits past the credits dropped %ld times with a pop, %ld without\n",
+           overrun_drops[1], overrun_drops[0]);
 }
 
 /* Spec 8.7 against the reference: flooding-heavy random inputs (from children and from uppers,
@@ -1434,6 +1541,7 @@ int main(void)
     test_circuit_paths();
     test_packet();
     test_flood_q();
+    test_overrun();
     test_faults();
     test_random();
     test_random_flood();
