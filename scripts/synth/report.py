@@ -475,8 +475,11 @@ def findings(w, sw, net):
     w("counter's own carry chain (`CNT_W = 16` or `OBSERVE = 0` lift it past 100 MHz on the (2,2)")
     w("switch). In packet mode it is the hop of spec §8.3 itself: a flit is routed, allocated and")
     w("consumed (FIFO pointers, credits, the served set of a broadcast) in the tick it arrives, which")
-    w("section 16 measured as the floor of this spec; a shorter path needs a hop of two ticks, a change")
-    w("of the spec's cycle behaviour that has not been made.")
+    w("section 16 measured as the floor of this spec with broadcasts. Without them (`UNICAST_ONLY = 1`,")
+    w("spec 8.8: no served sets, no ALL requests) and with the FIFO written whenever a flit arrives")
+    w("(section 18), the same hop closes the (2,2) packet switch of one-flit FIFOs above 100 MHz and the")
+    w("(4,4) one above 60 MHz; with broadcasts a shorter path needs a hop of two ticks, a change of the")
+    w("spec's cycle behaviour that has not been made.")
     shares = [c["route_ns"] / (c["route_ns"] + c["logic_ns"]) for r in sw + net
               for c in [ice(r).get("pnr", {}).get("critical")] if c and fits(ice(r))]
     if shares:
