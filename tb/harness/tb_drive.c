@@ -461,8 +461,7 @@ static void lockstep_packet(tb_ctx *c, pins *p)
                         uint32_t copies = flood ? c->N - 1u : c->N;
                         if (c->prm.unicast_only) /* spec 8.8: a unicast to the leaf at packed address t,
                                                   * none when t is no address (an impossible digit) */
-                            copies = lcan_topo_pack(c->topo, lcan_topo_unpack(c->topo, t)) == t &&
-                                     lcan_topo_unpack(c->topo, t) < c->N;
+                            copies = lcan_topo_unpack(c->topo, t) != UINT32_MAX;
                         p->iv[q] = 1;
                         owed[seq & slot_mask] += copies;
                         src[seq & slot_mask] = s;
