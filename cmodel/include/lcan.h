@@ -67,7 +67,9 @@ int lcan_topo_addr_width(const lcan_topo *t);               /* ADDR_W */
 int lcan_topo_field_offset(const lcan_topo *t, int level);  /* O_level */
 int lcan_topo_field_width(const lcan_topo *t, int level);   /* B_level */
 uint32_t lcan_topo_pack(const lcan_topo *t, uint32_t leaf); /* leaf number -> packed address */
-uint32_t lcan_topo_unpack(const lcan_topo *t, uint32_t addr);/* packed address -> leaf number */
+uint32_t lcan_topo_unpack(const lcan_topo *t, uint32_t addr);/* packed address -> leaf number;
+                                                               UINT32_MAX if addr is none (a digit
+                                                               >= m_l, or bits above ADDR_W) */
 int lcan_topo_lca_level(const lcan_topo *t, uint32_t s, uint32_t d); /* spec 4; 1 when s == d */
 
 /* Switch labels (spec 2.2): digit[j] for j = 1..h; for j > level it is a_j, for j <= level b_j. */
