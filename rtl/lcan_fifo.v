@@ -8,6 +8,10 @@
 // does not wait for push, which the switch decides late in the tick (a flit consumed through the
 // bypass is written into a free slot and not counted). Timing: everything is registered; count,
 // empty and full reflect the ticks before.
+// HELD = 1 (DEPTH = 1 only): the sender holds din unchanged from the tick it arrives until the tick
+// after the entry leaves (a credit link of one credit whose sender keeps its flit register when it
+// does not write it, rtl/lcan_switch.v): the entry is din itself, so no storage is built; count,
+// empty and full are kept as above.
 `default_nettype none
 
 module lcan_fifo #(
@@ -18,7 +22,9 @@ module lcan_fifo #(
     // width of the entry pointers (clog2(DEPTH), at least 1)
     parameter AW = 2,
     // width of the occupancy count (clog2(DEPTH + 1))
-    parameter CW = 3
+    parameter CW = 3,
+    // 1: the entry is read from din, which the sender holds (DEPTH = 1; see above)
+    parameter HELD = 0
 ) (
     input  wire             clk,
     input  wire             rst,
@@ -45,7 +51,6 @@ module lcan_fifo #(
     assign empty = (cnt_q == {CW{1'b0}});
     assign full  = (cnt_q == CNT_FULL);
     assign count = cnt_q;
-    assign head  = mem_q[rd_q];
 
     wire do_pop  = pop & ~empty;
     wire do_push = push & ~full;
@@ -75,9 +80,21 @@ module lcan_fifo #(
             wr_q  <= wr_d;
             cnt_q <= cnt_d;
         end
+    end
+
+    always @(posedge clk)
         if (arrive & ~full & ~rst)
             mem_q[wr_q] <= din;
-    end
+
+    generate
+        if (HELD != 0) begin : g_held
+            // (the memory is then never read, and synthesis removes it)
+            assign head = din;
+            wire unused_held = &{1'b0, rd_q, mem_q[0]};
+        end else begin : g_mem
+            assign head = mem_q[rd_q];
+        end
+    endgenerate
 endmodule
 
 `resetall

@@ -344,8 +344,15 @@ module lcan_network #(
                     // unchanged). No wire for the load: it would read inj_valid outside the block.
                     always @(posedge clk) begin
                         inj_valid_q <= !rst && inj_valid[q] && port_ready[q];
-                        inj_flit_q <= (!rst && inj_valid[q] && port_ready[q]) ? inj_flit[q*FW +: FW] :
-                                                                                 {FW{1'b0}};
+                        // DEPTH = 1: a held link (lcan_switch's LINK_HOLD): the data bits stay until
+                        // the next load, the level-1 switch reads its FIFO entry from them
+                        if (DEPTH == 1)
+                            inj_flit_q <= rst ? {FW{1'b0}} :
+                                          (inj_valid[q] && port_ready[q]) ? inj_flit[q*FW +: FW] :
+                                                                            inj_flit_q;
+                        else
+                            inj_flit_q <= (!rst && inj_valid[q] && port_ready[q]) ?
+                                          inj_flit[q*FW +: FW] : {FW{1'b0}};
                         inj_cr_q <= rst ? CR_FULL :
                                     inj_cr_q - ((inj_valid[q] && port_ready[q]) ? CR_ONE : CR_NONE) +
                                     (up_ret[LK] ? CR_ONE : CR_NONE);
@@ -516,6 +523,7 @@ module lcan_network #(
                         .FAULTS   (FAULTS),
                         .FLOOD_Q  (FLOOD_Q),
                         .UNICAST_ONLY(UNICAST_ONLY),
+                        .LINK_HOLD   (1),
                         // unpinned: the same (0) values for every switch, one module per shape
                         .PIN_STRAPS(PIN_STRAPS),
                         .LABEL_V  ((PIN_STRAPS != 0) ? LABEL_C[31:0] : 32'd0),

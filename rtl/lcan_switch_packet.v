@@ -13,6 +13,9 @@
 // lcan_switch consumes them. An output whose queue holds a flit after the appends (fl_busy) and that
 // is available and not off sends the queue's head (fl_send, fl_flit); an off output's queue is
 // emptied. dbg then has a second half: q_o at byte P + o (0 for outputs without a queue).
+// HOLD: inputs whose sender holds its flit register until the credit comes back (DEPTH = 1 links
+// between two switches, lcan_switch's LINK_HOLD): their one-entry FIFO keeps no copy (lcan_fifo
+// HELD), the entry is the flit on rx.
 // Timing: FIFOs, served, cr, credit-out and the flood queues are registers; avail, dbg, rx_ret come
 // from registers; cand_* also from rx (bypass); fl_* from cand_* and registers.
 `default_nettype none
@@ -37,7 +40,9 @@ module lcan_switch_packet #(
     parameter FLOOD_Q = 0,
     // flood queue pointer and count widths: max(1, clog2(FLOOD_Q)) and clog2(FLOOD_Q + 1)
     parameter QAW = 1,
-    parameter QCW = 1
+    parameter QCW = 1,
+    // inputs whose FIFO entry is held by the sender (DEPTH = 1 only; see above)
+    parameter [P-1:0] HOLD = {P{1'b0}}
 ) (
     input  wire            clk,
     input  wire            rst,
@@ -87,7 +92,8 @@ module lcan_switch_packet #(
                 .WIDTH(FW),
                 .DEPTH(DEPTH),
                 .AW   (AW),
-                .CW   (CW)
+                .CW   (CW),
+                .HELD (HOLD[g] ? 1 : 0)
             ) u_fifo (
                 .clk  (clk),
                 .rst  (rst),
@@ -102,7 +108,13 @@ module lcan_switch_packet #(
             );
 
             assign cand_valid[g] = ~empty | rx_valid[g];
-            assign cand_flit[g*FW +: FW] = empty ? rx_flit[g*FW +: FW] : head;
+            // (a held entry is the flit on rx: head = rx_flit, no multiplexer)
+            if (HOLD[g]) begin : g_held
+                assign cand_flit[g*FW +: FW] = rx_flit[g*FW +: FW];
+                wire unused_head = &{1'b0, head};
+            end else begin : g_stored
+                assign cand_flit[g*FW +: FW] = empty ? rx_flit[g*FW +: FW] : head;
+            end
 
             always @* begin
                 if (consume[g])

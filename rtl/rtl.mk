@@ -51,7 +51,9 @@ RTL_LINT_FAULTS := lcan-2-4-8 lcan-3-3-27 bft-4-1-2-4-8 pgft-3-odd gft-1-4-1
 # every switch: 255 on bft-4-1-2-4-8 took 47-54 s per lint, on gft-1-4-1 3 s; docs/verification.md 3)
 RTL_LINT_FLOOD := bft-4-1-2-4-8:2 pgft-3-odd:5 gft-1-4-1:255
 # linted with OBSERVE = 0 as well (no counters, no debug view; both modes, flood queues as listed),
-# also with the rest of the synthesis options: PIN_STRAPS = 1, FIXED_SEED = 1
+# also with the rest of the synthesis options: PIN_STRAPS = 1, FIXED_SEED = 1; these OBSERVE = 0
+# combinations take DEPTH = 1 (docs/synthesis.md 17-19: one-flit FIFOs, held links), the rest the
+# default 4
 RTL_LINT_NOOBS := lcan-2-2-16 bft-4-1-2-4-8
 # linted with UNICAST_ONLY = 1 as well (spec 8.8: packet mode, FLOOD_Q = 0; each FAULTS value of the
 # configuration, and with the synthesis options of RTL_LINT_NOOBS where listed there)
@@ -123,16 +125,18 @@ lint-rtl-verilator: $(BUILD)/lcan
 	    if [ $$fq != 0 ] && { [ $$mode = 0 ] || [ $$uc = 0 ]; }; then continue; fi; \
 	    if [ $$ob = 0 ] && { [ $$uc = 0 ] || [ $$fl = 1 ]; }; then continue; fi; \
 	    if [ $$uo = 1 ] && { [ $$mode = 0 ] || [ $$uc = 0 ] || [ $$fq != 0 ]; }; then continue; fi; \
-	    echo "$$name $$cfg $$mode $$uc $$fl $$fq $$ob 0 $$uo" >> $$list; \
-	    if [ $$ob = 0 ]; then echo "$$name $$cfg $$mode $$uc $$fl $$fq $$ob 1 $$uo" >> $$list; fi; \
+	    dp=4; if [ $$ob = 0 ]; then dp=1; fi; \
+	    echo "$$name $$cfg $$mode $$uc $$fl $$fq $$ob 0 $$uo $$dp" >> $$list; \
+	    if [ $$ob = 0 ]; then echo "$$name $$cfg $$mode $$uc $$fl $$fq $$ob 1 $$uo $$dp" >> $$list; fi; \
 	  done; done; done; done; done; done; done; \
 	n=$$(wc -l < $$list); \
 	if ! xargs -P $(LINT_JOBS) -L 1 bash -c 'LD_PRELOAD=$$LINT_PRELOAD $(VERILATOR) --lint-only -Wall rtl/lint.vlt $(RTL_INC) -f $(RTL_F) \
 	      --top-module lcan_network $$(bash rtl/params.sh verilator $$1 $$2) -GUP_CHOICE=$$3 -GFAULTS=$$4 \
 	      -GFLOOD_Q=$$5 -GOBSERVE=$$6 -GPIN_STRAPS=$$7 -GFIXED_SEED=$$7 -GSEED=625341585 -GUNICAST_ONLY=$$8 \
-	      || { echo "lint-rtl: verilator FAILED on $$0 mode $$2 UP_CHOICE $$3 FAULTS $$4 FLOOD_Q $$5 OBSERVE $$6 PIN_STRAPS/FIXED_SEED $$7 UNICAST_ONLY $$8"; exit 1; }' \
+	      -GDEPTH=$$9 \
+	      || { echo "lint-rtl: verilator FAILED on $$0 mode $$2 UP_CHOICE $$3 FAULTS $$4 FLOOD_Q $$5 OBSERVE $$6 PIN_STRAPS/FIXED_SEED $$7 UNICAST_ONLY $$8 DEPTH $$9"; exit 1; }' \
 	      < $$list; then echo "lint-rtl: verilator -Wall FAILED (see above)"; exit 1; fi; \
-	echo "lint-rtl: verilator -Wall clean on $$n configuration/mode/UP_CHOICE/FAULTS/FLOOD_Q/OBSERVE/PIN_STRAPS/UNICAST_ONLY combinations"
+	echo "lint-rtl: verilator -Wall clean on $$n configuration/mode/UP_CHOICE/FAULTS/FLOOD_Q/OBSERVE/PIN_STRAPS/UNICAST_ONLY/DEPTH combinations"
 
 # iverilog -Wall: compile (elaborate) every configuration, both modes; any warning fails
 lint-rtl-iverilog: $(BUILD)/lcan

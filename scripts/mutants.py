@@ -95,6 +95,9 @@ MUTANTS = [
     (43, "lcan_lfsr.v", "assign state_next2 = `LCAN_LFSR_STEP(s_step1);", "assign state_next2 = s_step1;", "sigma drawn ahead from one step, not two"),
     (44, "lcan_switch_packet.v", ".arrive(rx_valid[g]),", ".arrive(rx_valid[g] & ~empty),", "packet: a flit arriving at an empty FIFO is not written (a bypass flit kept waiting is lost)"),
     (45, "lcan_fifo.v", "wire do_push = push & ~full;", "wire do_push = arrive & ~full;", "FIFO: every arriving flit becomes an entry (a consumed bypass flit too)"),
+    (46, "lcan_switch.v", "if (!HOLD_OUT[go] || tx_valid_d[go])", "if (1)", "held links: a switch clears its flit register when it does not write it (the receiver's one-flit FIFO loses its entry)"),
+    (47, "lcan_network.v", "(inj_valid[q] && port_ready[q]) ? inj_flit[q*FW +: FW] :\n                                                                            inj_flit_q;", "(inj_valid[q] && port_ready[q]) ? inj_flit[q*FW +: FW] :\n                                                                            {FW{1'b0}};", "held links: the injection register is cleared when not loaded (a waiting flit at a level-1 switch is lost)"),
+    (48, "lcan_switch.v", "if (HOLD_OUT[go] || wr[go])", "if (1)", "binary crossbar: an output not written (and not held) carries the flit of input out_src, not 0"),
 ]
 
 # Generation rules: (regex, replacement, name). Spaces around binary operators keep reductions
@@ -159,6 +162,9 @@ SUITE = [
     ["xgft(2;2,2;2,2)", "--mode", "packet", "--pattern", "random", "--cycles", "500"],
     ["bft(2;1,2)", "--mode", "circuit", "--pattern", "random", "--cycles", "1000"],
     ["bft(2;1,2)", "--mode", "packet", "--pattern", "random", "--cycles", "500"],
+    # one-flit FIFOs: held links (spec 8.1, LINK_HOLD), broadcasts waiting over several ticks
+    ["lcan(2,2,8)", "--mode", "packet", "--pattern", "random", "--cycles", "600", "--depth", "1",
+     "--bcast-rate", "0.3"],
 ]
 
 
