@@ -5,7 +5,7 @@
 #                     table and writes docs/synthesis.md. Results are reused: a configuration is
 #                     redone only when rtl/, the file list, configs.tsv or a synthesis script changed.
 #   make synth-quick  one small switch, (2,2) packet mode, through yosys synth_ice40; fails when
-#                     yosys fails (for CI).
+#                     yosys fails (for CI); and the wrapper generator's test (test_wrap.py).
 #
 # Results: build/synth/NAME/result.json (plus the tools' logs beside it).
 
@@ -46,6 +46,7 @@ $(SYNTH_OUT)/%/result.json: $(SYNTH_OUT)/cfg/%.cfg $(SYNTH_DEPS)
 
 synth-quick:
 	@bash scripts/synth/quick.sh
+	@$(PYTHON) scripts/synth/test_wrap.py
 
 # Mutation run (scripts/mutants.py, docs/verification.md 2): the hand-written and the generated
 # mutants of rtl/, each against an Icarus lockstep suite and the cell tests, then (survivors only) the

@@ -9,7 +9,8 @@
 #                (networks keep one module per switch, see below);
 #                its port list (write_json) feeds the wrapper generator;
 #   2. wrapper:  scripts/synth/wrap.py writes synth_wrap.v (3 pins, DUT kept as its own module);
-#   3. ice40:    yosys `synth_ice40 -top synth_wrap -json`, then `stat -json` (DUT cells alone);
+#   3. ice40:    yosys `synth_ice40 [OPTIONS] -top synth_wrap -json`, then `stat -json` (DUT cells
+#                alone); OPTIONS from the configuration's optional sixth column;
 #   4. pnr:      nextpnr-ice40 --hx8k --package ct256 --freq $SYNTH_FREQ --seed $SYNTH_SEED
 #                --timing-allow-fail --report; a design that does not fit is a result (the error line
 #                is recorded), not a failure of this script;
@@ -57,7 +58,8 @@ fi
 
 line="$(awk -F'\t' -v n="$name" '$1 == n' "$here/configs.tsv")"
 [ -n "$line" ] || { echo "synth: no configuration '$name' in scripts/synth/configs.tsv" >&2; exit 1; }
-IFS=$'\t' read -r _ label top params families <<< "$line"
+IFS=$'\t' read -r _ label top params families ice40_opts <<< "$line"
+ice40_opts="${ice40_opts:-}"
 [ "$top" != "-" ] || { echo "synth: $name is estimated by report.py, not synthesized" >&2; exit 1; }
 case ",$families," in *,ecp5,*) ;; *) ecp5=0 ;; esac
 
@@ -131,20 +133,20 @@ chp="${chparams[*]}"
 keep=""
 [ "$top" = lcan_switch ] || keep="setattr -mod -set keep_hierarchy 1 *lcan_switch;"
 
-# 1. technology-independent cell count, and the DUT's ports for the wrapper
+# 1. technology-independent cell count, and the DUT's netlist for the wrapper (the input bits it reads)
 run "$tmp" generic generic.log "$YOSYS" -p "read_verilog $ysfiles; chparam $chp $top; hierarchy -check -top $top; rename -top $top;
   $keep synth -flatten -top $top; tee -q -o $tmp/generic.stat.json stat -json;
-  delete $top/c:*; opt_clean -purge; write_json $tmp/ports.json" || fail "yosys synth (generic)" generic.log
+  write_json $tmp/netlist.json" || fail "yosys synth (generic)" generic.log
 
 # 2. the measurement wrapper
-"$PYTHON" "$here/wrap.py" "$tmp/ports.json" "$top" "${vparams[@]}" > "$tmp/synth_wrap.v"
-rm -f "$tmp/ports.json"
+"$PYTHON" "$here/wrap.py" "$tmp/netlist.json" "$top" "${vparams[@]}" > "$tmp/synth_wrap.v"
+rm -f "$tmp/netlist.json"
 
 # 3. iCE40 synthesis (an error fails the configuration; running out of SYNTH_TIMEOUT is a result)
 rc=0
 run "$tmp" ice40-synth ice40-synth.log "$YOSYS" -p "read_verilog $ysfiles $tmp/synth_wrap.v;
   hierarchy -top synth_wrap; $keep
-  synth_ice40 -top synth_wrap -json $tmp/ice40.json; tee -q -o $tmp/ice40.stat.json stat -json" || rc=$?
+  synth_ice40 $ice40_opts -top synth_wrap -json $tmp/ice40.json; tee -q -o $tmp/ice40.stat.json stat -json" || rc=$?
 [ "$rc" -eq 0 ] || [ "$rc" -eq 124 ] || fail "yosys synth_ice40" ice40-synth.log
 
 # 4. iCE40 place and route (not fitting is a result)
