@@ -535,14 +535,14 @@ Per configuration (scripts/synth/configs.tsv), scripts/synth/run-one.sh NAME run
 directory that becomes build/synth/NAME/ only when all steps finished:
 
 ```sh
-# 1. technology-independent count of the DUT alone (and its port list for the wrapper)
+# 1. technology-independent count of the DUT alone (and its netlist for the wrapper)
 yosys -p "read_verilog $(cat rtl/lcan_network.f); hierarchy -check -top TOP -chparam K V ...;
-          synth -flatten -top TOP; tee -o generic.stat.json stat -json; ..."
+          synth -flatten -top TOP; tee -o generic.stat.json stat -json; write_json netlist.json"
 # 2. the wrapper
-python3 scripts/synth/wrap.py ports.json TOP K=V ... > synth_wrap.v
-# 3. iCE40 synthesis
+python3 scripts/synth/wrap.py netlist.json TOP K=V ... > synth_wrap.v
+# 3. iCE40 synthesis (OPTIONS: configs.tsv's sixth column, e.g. -dffe_min_ce_use 8)
 yosys -p "read_verilog $(cat rtl/lcan_network.f) synth_wrap.v;
-          synth_ice40 -top synth_wrap -json ice40.json; tee -o ice40.stat.json stat -json"
+          synth_ice40 OPTIONS -top synth_wrap -json ice40.json; tee -o ice40.stat.json stat -json"
 # 4. place and route
 nextpnr-ice40 --hx8k --package ct256 --json ice40.json --freq 100 --seed 1 --timing-allow-fail \
               --report ice40-pnr.json
@@ -568,6 +568,10 @@ flip-flop per DUT input bit that drives every DUT input (so no input is constant
 folded away); `so`, the top of a pipelined XOR tree over every DUT output bit (4-input XOR per
 LUT, a register after each, so every output is observable and no wrapper path has more than one
 LUT: the wrapper cannot set Fmax unless a path starts or ends in it, which section 3 would show).
+Input bits the synthesized DUT never reads (also through its submodules: the fault pins with
+`FAULTS` = 0, the seed with `FIXED_SEED` = 1) are tied to 0, and output bits it ties to a constant
+(the counters and debug view with `OBSERVE` = 0) are left out of the tree, so the wrapper costs
+nothing for pins the DUT does not have (since stop 35, section 19).
 The DUT instance is marked `(* keep_hierarchy *)`: yosys optimizes nothing across its boundary
 and `stat` reports the DUT module's cells separately, so the LUT/FF/carry/BRAM columns are the
 DUT's own, with nothing subtracted by estimate. The wrapper's own cost is in 7.4; nextpnr's LC
