@@ -253,8 +253,9 @@ def main(argv):
         w("| (%d,%d) | %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %d | %s |" % (
             r["d"], r["u"], variant(r) or "default", mode_name(r["mode"]), r["payload_w"], fmt(r.get("generic", {}).get("cells")),
             fmt(d.get("lut")), fmt(d.get("ff")), fmt(d.get("carry")), fmt(d.get("bram")), fmt(lc),
-            fmt(pr.get("fmax_mhz"), 1) if fits(f) else ("does not fit (%d%% of the LCs)" % pr["need"]["percent"]
-                                                        if pr.get("need") else "n/a"),
+            fmt(pr.get("fmax_mhz"), 1) if fits(f) else (
+                ("not placed within the step's time limit (%d%% of the LCs)" if pr.get("status") == "timeout"
+                 else "does not fit (%d%% of the LCs)") % pr["need"]["percent"] if pr.get("need") else "n/a"),
             fmt(per_port_bit(r, f), 2),
             r["xbar_bound_luts"], fmt(d["lut"] / float(r["xbar_bound_luts"]), 1) if d.get("lut") else "–"))
     w("")
