@@ -165,6 +165,9 @@ module lcan_network #(
 
     // derived sizes (spec 13): U0, NP, ADDR_W, FW, LINKS of lcan_geom.vh
     localparam CIRCUIT = (MODE == 0);
+    // held links (spec 8.1, lcan_switch's LINK_HOLD): packet mode with one-flit FIFOs; the
+    // injection registers hold their data bits as the switches' output registers do
+    localparam HELD_LINKS = !CIRCUIT && (DEPTH == 1);
     // flood queues (spec 8.7, packet mode): every switch's debug bytes double, the view has two blocks
     localparam FQ = !CIRCUIT && (FLOOD_Q > 0);
     localparam DBGK = FQ ? 2 : 1;
@@ -344,9 +347,9 @@ module lcan_network #(
                     // unchanged). No wire for the load: it would read inj_valid outside the block.
                     always @(posedge clk) begin
                         inj_valid_q <= !rst && inj_valid[q] && port_ready[q];
-                        // DEPTH = 1: a held link (lcan_switch's LINK_HOLD): the data bits stay until
-                        // the next load, the level-1 switch reads its FIFO entry from them
-                        if (DEPTH == 1)
+                        // a held link (HELD_LINKS): the data bits stay until the next load, the
+                        // level-1 switch reads its FIFO entry from them
+                        if (HELD_LINKS)
                             inj_flit_q <= rst ? {FW{1'b0}} :
                                           (inj_valid[q] && port_ready[q]) ? inj_flit[q*FW +: FW] :
                                                                             inj_flit_q;
@@ -523,7 +526,7 @@ module lcan_network #(
                         .FAULTS   (FAULTS),
                         .FLOOD_Q  (FLOOD_Q),
                         .UNICAST_ONLY(UNICAST_ONLY),
-                        .LINK_HOLD   (1),
+                        .LINK_HOLD   (HELD_LINKS ? 1 : 0),
                         // unpinned: the same (0) values for every switch, one module per shape
                         .PIN_STRAPS(PIN_STRAPS),
                         .LABEL_V  ((PIN_STRAPS != 0) ? LABEL_C[31:0] : 32'd0),

@@ -7,7 +7,8 @@
 # (a failure leaves nothing behind but a message):
 #   1. generic:  yosys `synth -flatten -top TOP; stat` on the DUT alone: technology-independent cells
 #                (networks keep one module per switch, see below);
-#                its port list (write_json) feeds the wrapper generator;
+#                its netlist (write_json: ports, and which input bits it reads, which outputs are
+#                constant) feeds the wrapper generator;
 #   2. wrapper:  scripts/synth/wrap.py writes synth_wrap.v (3 pins, DUT kept as its own module);
 #   3. ice40:    yosys `synth_ice40 [OPTIONS] -top synth_wrap -json`, then `stat -json` (DUT cells
 #                alone); OPTIONS from the configuration's optional sixth column;

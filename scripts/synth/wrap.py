@@ -139,14 +139,11 @@ def main(argv):
             conns.append("    .%s(sr_q[%d +: %d])" % (n, off, w))
             off += w
         else:
-            # bits from the top down: the shift register's bits for the bits read, 0 for the rest
-            parts = []
-            for i in reversed(range(w)):
-                if i in used[n]:
-                    parts.append("sr_q[%d]" % (off + sum(1 for j in used[n] if j < i)))
-                else:
-                    parts.append("1'b0")
-            off += len(used[n])
+            # bits from the top down: the shift register's bits for the bits read (in ascending
+            # order from off), 0 for the rest
+            sr_bit = {i: off + k for k, i in enumerate(sorted(used[n]))}
+            parts = ["sr_q[%d]" % sr_bit[i] if i in sr_bit else "1'b0" for i in reversed(range(w))]
+            off += len(sr_bit)
             conns.append("    .%s({%s})" % (n, ", ".join(parts)))
     off = 0
     opens = []
