@@ -5,7 +5,8 @@
 #                     table and writes docs/synthesis.md. Results are reused: a configuration is
 #                     redone only when rtl/, the file list, configs.tsv or a synthesis script changed.
 #   make synth-quick  one small switch, (2,2) packet mode, through yosys synth_ice40; fails when
-#                     yosys fails (for CI); and the wrapper generator's test (test_wrap.py).
+#                     yosys fails (for CI), with its LUTs by function; and the tests of the wrapper generator
+#                     and of the attribution (test_wrap.py, test_attribute.py).
 #
 # Results: build/synth/NAME/result.json (plus the tools' logs beside it).
 
@@ -17,7 +18,8 @@ SYNTH_RTL   := $(shell sed -e 's/\#.*//' rtl/lcan_network.f 2>/dev/null)
 # A configuration depends on its own line of configs.tsv (build/synth/cfg/NAME.cfg, rewritten only
 # when that line changes), the RTL and the scripts that shape its netlist. collect.py is not a
 # dependency: report.py re-reads the tools' files with it on every run.
-SYNTH_DEPS  := rtl/lcan_network.f $(SYNTH_RTL) $(wildcard rtl/*.vh) scripts/synth/run-one.sh scripts/synth/wrap.py
+SYNTH_DEPS  := rtl/lcan_network.f $(SYNTH_RTL) $(wildcard rtl/*.vh) scripts/synth/run-one.sh scripts/synth/wrap.py \
+              scripts/synth/attribute.py
 SYNTH_RESULTS := $(SYNTH_CFGS:%=$(SYNTH_OUT)/%/result.json)
 SYNTH_STAMPS  := $(SYNTH_CFGS:%=$(SYNTH_OUT)/cfg/%.cfg)
 .SECONDARY: $(SYNTH_STAMPS)
@@ -47,6 +49,7 @@ $(SYNTH_OUT)/%/result.json: $(SYNTH_OUT)/cfg/%.cfg $(SYNTH_DEPS)
 synth-quick:
 	@bash scripts/synth/quick.sh
 	@$(PYTHON) scripts/synth/test_wrap.py
+	@$(PYTHON) scripts/synth/test_attribute.py
 
 # Mutation run (scripts/mutants.py, docs/verification.md 2): the hand-written and the generated
 # mutants of rtl/, each against an Icarus lockstep suite and the cell tests, then (survivors only) the

@@ -4,7 +4,7 @@
 usage: collect.py DIR NAME LABEL TOP 'PARAMS'
        collect.py --check-cache OUTDIR   (remove every broken OUTDIR/NAME/result.json, one line each)
 DIR holds what scripts/synth/run-one.sh left there: generic.stat.json, ice40.stat.json,
-ice40-pnr.json / ice40-pnr.log, optionally ecp5.stat.json / ecp5-pnr.json / ecp5-pnr.log,
+ice40-pnr.json / ice40-pnr.log, ice40.attr.json (attribute.py), optionally ecp5.stat.json / ecp5-pnr.json / ecp5-pnr.log,
 times.txt. Also computes the shape of the DUT (ports, flit width, switches) and the crossbar
 lower bound of docs/synthesis.md ("The crossbar bound").
 """
@@ -252,6 +252,9 @@ def gather(d, name, label, top, params):
             log += "\ntimeout after %ss\n" % times[fam + "-pnr"]["s"]
         res[fam] = {"dut": count(dut or {}, fam), "wrapper": count(wrap or {}, fam),
                     "pnr": pnr(load(os.path.join(d, fam + "-pnr.json")), log)}
+        by_function = load(os.path.join(d, fam + ".attr.json"))  # attribute.py (iCE40 only)
+        if by_function is not None:
+            res[fam]["by_function"] = by_function
     return res
 
 

@@ -307,6 +307,30 @@ def main(argv):
                 fmt(fe[0] if fe else None),
                 ("does not fit: %.1f× the device" % (fe[0] / 83640.0)) if fe and fe[0] > 83640 else ("may fit" if fe else "–")))
         w("")
+    attributed = [r for r in res if "by_function" in ice(r)]
+    if attributed:
+        w("### 2.1 Where the LUTs go (iCE40, scripts/synth/attribute.py)")
+        w("")
+        w("Every LUT of the DUT, put with the registers it feeds (their RTL names; through other LUTs):")
+        w("**data path**: LUTs that only compute output flit registers' data - the crossbar's multiplexers")
+        w("and, with FIFOs deeper than one flit, the FIFO read multiplexers in front of them (what the")
+        w("crossbar bound of section 6 counts, and that bound beside it); **control**: the route decision,")
+        w("the allocator, valid bits, credits, FIFO counts and pointers, served sets, circuit state, and")
+        w("every LUT that feeds more than one group or a data register's enable; **LFSR**: the LFSR, σ and")
+        w("the offsets; **observation**: counters and debug view; **network**: lcan_network's own leaf")
+        w("registers. FF columns in the same order, with the FIFOs' storage (FIFO) on its own.")
+        w("")
+        w("| configuration | LUT | data path | bound | control | LFSR, σ | observation | network | FF: data / FIFO / control / LFSR / obs. / network |")
+        w("|---|---|---|---|---|---|---|---|---|")
+        for r in attributed:
+            bf = ice(r)["by_function"]
+            lu, fl = bf.get("lut", {}), bf.get("ff", {})
+            w("| %s | %s | %s | %d | %s | %s | %s | %s | %s |" % (
+                r["name"], fmt(bf.get("lut_total")), fmt(lu.get("data", 0)), r["xbar_bound_luts"],
+                fmt(lu.get("control", 0)), fmt(lu.get("lfsr", 0)), fmt(lu.get("observation", 0)),
+                fmt(lu.get("network", 0)),
+                " / ".join(fmt(fl.get(g, 0)) for g in ("data", "fifo_data", "control", "lfsr", "observation", "network"))))
+        w("")
     w("## 3. Critical paths (iCE40, from nextpnr's critical path report)")
     w("")
     w("Start and end are the registers (or RAM/IO cells) at the two ends of the worst clk→clk path,")

@@ -11,7 +11,8 @@
 #                constant) feeds the wrapper generator;
 #   2. wrapper:  scripts/synth/wrap.py writes synth_wrap.v (3 pins, DUT kept as its own module);
 #   3. ice40:    yosys `synth_ice40 [OPTIONS] -top synth_wrap -json`, then `stat -json` (DUT cells
-#                alone); OPTIONS from the configuration's optional sixth column;
+#                alone); OPTIONS from the configuration's optional sixth column; then
+#                scripts/synth/attribute.py: the DUT's LUTs by function (ice40.attr.json);
 #   4. pnr:      nextpnr-ice40 --hx8k --package ct256 --freq $SYNTH_FREQ --seed $SYNTH_SEED
 #                --timing-allow-fail --report; a design that does not fit is a result (the error line
 #                is recorded), not a failure of this script;
@@ -149,6 +150,13 @@ run "$tmp" ice40-synth ice40-synth.log "$YOSYS" -p "read_verilog $ysfiles $tmp/s
   hierarchy -top synth_wrap; $keep
   synth_ice40 $ice40_opts -top synth_wrap -json $tmp/ice40.json; tee -q -o $tmp/ice40.stat.json stat -json" || rc=$?
 [ "$rc" -eq 0 ] || [ "$rc" -eq 124 ] || fail "yosys synth_ice40" ice40-synth.log
+
+# 3b. where the LUTs go (attribute.py: every LUT by the registers it feeds); a failure leaves the
+#     configuration without that table, not without its numbers
+if [ "$rc" -eq 0 ]; then
+  "$PYTHON" "$here/attribute.py" "$tmp/ice40.json" synth_wrap > "$tmp/ice40.attr.json.part" 2>> "$tmp/ice40-synth.log" \
+    && mv "$tmp/ice40.attr.json.part" "$tmp/ice40.attr.json" || rm -f "$tmp/ice40.attr.json.part"
+fi
 
 # 4. iCE40 place and route (not fitting is a result)
 if [ "$rc" -eq 0 ]; then
