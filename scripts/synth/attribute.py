@@ -5,24 +5,27 @@ Usage: attribute.py NETLIST.json TOP [--names]
 
 NETLIST.json is yosys's write_json of the iCE40 netlist (run-one.sh writes it after synth_ice40);
 TOP the wrapper's top module (synth_wrap). The DUT is every module below TOP, each counted once per
-instance (TOP itself when it instantiates none: a DUT synthesized on its own). Every flip-flop (SB_DFF*) is put in a group by the RTL name of the register it
-implements (the names of the net on its Q pin), and every LUT by the flip-flop pins its output
-reaches through other LUTs and carries:
+instance (TOP itself when it instantiates none: a DUT synthesized on its own). Every flip-flop
+(SB_DFF*) is put in a group by the RTL name of the register it implements (yosys names the cell
+after it), and every LUT by the flip-flop pins its output reaches through other LUTs and carries
+(not through a submodule instance: its input pins count as registers, below):
 
   data         a switch's output flit registers (tx_flit), data pin only: the crossbar's
                multiplexers, what section 6's bound counts
   fifo_data    the input FIFOs' storage (lcan_fifo mem_q, flood queues' mem_q), data pin only
   lfsr         the LFSR, sigma and the offsets (lcan_lfsr, g_sigma, r_in / r_up / r_dn)
-  observation  counters and debug view (acc_*, *_ev_q, dbg_*)
+  observation  the counters (acc_*, *_ev_q)
   control      everything else: valid bits, credits, FIFO counts and pointers, served sets,
                circuit state, the route decision and the allocator (a LUT that serves several
                groups, or the enable of a data register, is control too)
   network      registers of lcan_network itself (leaf injection / ejection registers)
 
-A module's output ports count as registers of a group: cnt_* and dbg* observation, *flit* data
-(a network's ejection flits, which its switches' registers drive), the rest control. Prints JSON: {"lut": {group: n}, "ff": {group:
-n}, "lut_total": n, "ff_total": n}; with --names, the flip-flop names per group instead (to check
-the patterns on a new RTL). Exit 1 with one line on a malformed netlist or a missing TOP.
+A module's output ports, and the input pins of a submodule instance, count as registers of a group
+by their port name: cnt_* and dbg* (counters, debug view) observation, seed and salt (a switch's
+LFSR seed, which lcan_network mixes from the network's seed) lfsr, *flit* data (a network's
+ejection flits, which its switches' registers drive), the rest control. Prints JSON: {"lut": {group: n}, "ff": {group: n}, "lut_total": n, "ff_total": n};
+with --names, the flip-flop names per group instead (to check the patterns on a new RTL). Exit 1
+with one line on a malformed netlist or a missing TOP.
 """
 import collections
 import json
@@ -31,12 +34,21 @@ import sys
 
 # (group, pattern on a register's hierarchical RTL name), first match wins
 GROUPS = [
-    ("observation", re.compile(r"(^|\.)(acc_\w+|\w+_ev_q|dbg\w*|lvl_\w+|sum_\w+)(\[|$)")),
+    ("observation", re.compile(r"(^|\.)(acc_\w+|\w+_ev_q)(\[|$)")),
     ("lfsr", re.compile(r"(^|\.)(u_lfsr|lfsr_\w+|g_sigma|sig_\w+|up_perm\w*|r_in\w*|r_up\w*|r_dn\w*)(\.|\[|$)")),
     ("fifo_data", re.compile(r"(^|\.)mem_q(\[|$)")),
     ("data", re.compile(r"(^|\.)tx_flit(_q)?(\[|$)")),
 ]
 DATA_GROUPS = ("data", "fifo_data")
+
+
+def port_group(name):
+    """The group of a module's output port or a submodule instance's input pin, by its name."""
+    if re.match(r"(cnt_|dbg)", name):
+        return "observation"
+    if name in ("seed", "salt"):
+        return "lfsr"
+    return "data" if "flit" in name else "control"
 
 
 def die(msg):
@@ -61,8 +73,9 @@ def group_of(names, in_network):
     return "network" if in_network else "control"
 
 
-def attribute_module(mod, in_network):
-    """(LUT counts, FF counts, FF names per group) of one module's own cells."""
+def attribute_module(mod, in_network, modules):
+    """(LUT counts, FF counts, FF names per group) of one module's own cells; modules: the names of
+    the netlist's modules (a cell of one of those types is a submodule instance, not logic)."""
     names = collections.defaultdict(list)
     for nn, nd in mod.get("netnames", {}).items():
         if nd.get("hide_name"):
@@ -79,8 +92,7 @@ def attribute_module(mod, in_network):
     out_group = {}
     for pn, pd in mod.get("ports", {}).items():
         if pd["direction"] == "output":
-            g = ("observation" if re.match(r"(cnt_|dbg)", pn) else
-                 "data" if re.search(r"flit", pn) else "control")
+            g = port_group(pn)
             for b in pd["bits"]:
                 out_group[b] = g
     ff_group, ff_names = {}, collections.defaultdict(set)
@@ -93,7 +105,7 @@ def attribute_module(mod, in_network):
             ff_names[g].add(re.sub(r"\[\d+\]$", "", min(rn, key=len)) if rn else cn)
     memo = {}
 
-    def reach(cn):  # the groups (with the pin kind) that cell cn's outputs reach, iteratively
+    def reach(cn):  # the groups (with the pin kind) that cell cn's outputs reach
         if cn in memo:
             return memo[cn]
         memo[cn] = frozenset()
@@ -109,8 +121,10 @@ def attribute_module(mod, in_network):
                     t = cells[sc]["type"]
                     if t.startswith("SB_DFF"):
                         out.add((ff_group[sc], "D" if sp == "D" else "ctl"))
-                    elif t.startswith("SB_") or t.startswith("$"):
+                    elif t not in modules or t.startswith("SB_"):  # a LUT, a carry, an internal cell
                         out |= reach(sc)
+                    else:  # a submodule instance's input pin
+                        out.add((port_group(sp), "D"))
         memo[cn] = frozenset(out)
         return memo[cn]
 
@@ -161,7 +175,7 @@ def main(argv):
             network.add(top)
     lut, ff, names = collections.Counter(), collections.Counter(), collections.defaultdict(set)
     for m, k in count.items():
-        lm, fm, nm = attribute_module(mods[m], m in network)
+        lm, fm, nm = attribute_module(mods[m], m in network, mods)
         for g, n in lm.items():
             lut[g] += n * k
         for g, n in fm.items():

@@ -4,8 +4,8 @@
 usage: collect.py DIR NAME LABEL TOP 'PARAMS'
        collect.py --check-cache OUTDIR   (remove every broken OUTDIR/NAME/result.json, one line each)
 DIR holds what scripts/synth/run-one.sh left there: generic.stat.json, ice40.stat.json,
-ice40-pnr.json / ice40-pnr.log, ice40.attr.json (attribute.py), optionally ecp5.stat.json / ecp5-pnr.json / ecp5-pnr.log,
-times.txt. Also computes the shape of the DUT (ports, flit width, switches) and the crossbar
+ice40-pnr.json / ice40-pnr.log, ice40.attr.json (attribute.py), optionally ecp5.stat.json /
+ecp5-pnr.json / ecp5-pnr.log, times.txt. Also computes the shape of the DUT (ports, flit width, switches) and the crossbar
 lower bound of docs/synthesis.md ("The crossbar bound").
 """
 import json

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Test of scripts/synth/attribute.py (make synth-quick): on a hand-written iCE40 netlist whose
 answer is worked out below, every LUT lands in the group of the registers it feeds, a LUT feeding
-two groups or a data register's enable is control, a chain through a carry is followed, a module
-instantiated twice counts twice, the wrapper's own cells are not counted, and a register is named
-by its cell (not by a debug wire on its Q net). Prints one line; exits 1 on a failed check."""
+two groups or a data register's enable is control, a chain through a carry is followed and one
+into a submodule instance stops at its pin (grouped by the pin's name), a module instantiated twice
+counts twice, the wrapper's own cells are not counted, and a register is named by its cell (not by
+a debug wire on its Q net). Prints one line; exits 1 on a failed check."""
 import io
 import json
 import os
@@ -59,25 +60,30 @@ SWITCH = {
         "g_out[0].cr_q_SB_DFF_Q_1": ff(19, 25),
     },
 }
+# network (found by its name, "lcan_network" in it): two switch instances (named and with port
+# directions as yosys writes a parameterized module: SW) and
+#   N1: x -> inj_flit_q.D                              network
+#   N2: x -> s1.a only (s1.cnt_up -> ej_q, a network register): control (pin a's group); the walk
+#       does not go through a switch instance
+#   N3: x -> s1.seed only: lfsr (pin seed's group)
+SW = "$paramod$0123\\lcan_switch"
+SW_DIRS = {"clk": "input", "a": "input", "seed": "input", "cnt_up": "output"}
 NETWORK = {
     "ports": {"clk": {"direction": "input", "bits": [2]}, "x": {"direction": "input", "bits": [3]}},
-    "cells": {"s0": {"type": "sw", "connections": {"clk": [2], "a": [3], "cnt_up": [30]}},
-              "s1": {"type": "sw", "connections": {"clk": [2], "a": [3], "cnt_up": [31]}},
-              "N1": lut(3, 32), "g_inj[0].inj_flit_q_SB_DFF_Q": ff(32, 33)},
+    "cells": {"s0": {"type": SW, "port_directions": SW_DIRS, "connections": {"clk": [2], "a": [3], "cnt_up": [30]}},
+              "s1": {"type": SW, "port_directions": SW_DIRS, "connections": {"clk": [2], "a": [40], "seed": [42], "cnt_up": [31]}},
+              "N1": lut(3, 32), "g_inj[0].inj_flit_q_SB_DFF_Q": ff(32, 33),
+              "N2": lut(3, 40), "g_ej[0].ej_q_SB_DFF_Q": ff(31, 41), "N3": lut(3, 42)},
 }
 TOP = {"ports": {"clk": {"direction": "input", "bits": [2]}},
-       "cells": {"u_dut": {"type": "net", "connections": {"clk": [2], "x": [5]}},
+       "cells": {"u_dut": {"type": "lcan_network_net", "connections": {"clk": [2], "x": [5]}},
                  "W1": lut(2, 5), "sr_q_SB_DFF_Q": ff(5, 6)}}
-NETLIST = {"modules": {"sw": SWITCH, "lcan_network_net": NETWORK, "net": NETWORK, "synth_wrap": TOP,
+NETLIST = {"modules": {SW: SWITCH, "lcan_network_net": NETWORK, "synth_wrap": TOP,
                        "SB_LUT4": {"ports": {}, "cells": {}}}}
-# (the network module is found by name: "lcan_network" in it; "net" is the same module under the
-# name the wrapper uses, so the hierarchy walk sees it as a plain module)
-NETLIST["modules"]["synth_wrap"]["cells"]["u_dut"]["type"] = "lcan_network_net"
-del NETLIST["modules"]["net"]
 
-EXPECT = {"lut": {"data": 4, "control": 8, "lfsr": 4, "observation": 4, "network": 1},
-          "ff": {"data": 4, "control": 4, "lfsr": 2, "observation": 2, "network": 1},
-          "lut_total": 21, "ff_total": 13}
+EXPECT = {"lut": {"data": 4, "control": 9, "lfsr": 5, "observation": 4, "network": 1},
+          "ff": {"data": 4, "control": 4, "lfsr": 2, "observation": 2, "network": 2},
+          "lut_total": 23, "ff_total": 14}
 
 
 def main():
