@@ -28,10 +28,13 @@
  *     (N * M), a broadcast copy counting 1/N (a broadcast is one offered flit); per-node accepted =
  *     the same per destination node (min and max over the nodes);
  *   - packets are identified by a tag in the flit's payload (PAYLOAD_W bits): the driver keeps a
- *     table of 2^min(PAYLOAD_W, 20) slots, recycled in FIFO order; an ejected flit whose tag is free
- *     counts as duplicated, one whose slot is for another destination / tree / port as misrouted,
- *     and a packet not delivered by the end of the run as lost. If every slot is in flight the
- *     injection waits (counted in tag_stalls; never seen with PAYLOAD_W 16 on our networks).
+ *     table of slots, recycled in FIFO order: the smallest power of two >= 1,024 and >= 4 times the
+ *     flits the network can hold (every switch port's DEPTH-flit FIFO and flit register, every
+ *     injection and ej register), at most 2^min(PAYLOAD_W, 20); an ejected flit whose tag is free
+ *     counts as duplicated, one whose slot is for another destination / tree / port as misrouted
+ *     (so a flit ejected again after its slot was reused is caught too), and a packet not
+ *     delivered by the end of the run as lost. If every slot is in flight the injection waits
+ *     (counted in tag_stalls; impossible unless PAYLOAD_W is too narrow for the network).
  * Random draws: splitmix64 streams per node (lcan_rng_next) from `seed`, so both engines see the
  * same packets; inter-arrival times are geometric (log), the same code on both engines.
  */

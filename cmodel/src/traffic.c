@@ -560,6 +560,27 @@ static void drv_free(drv *d)
     free(d->net.v);
 }
 
+/* How many tags (slots) the driver keeps: at least 4x what the network can hold (every switch port's
+ * FIFO and flit register, every injection and ej register), so that the packets in flight - and
+ * under faults the ones dropped inside the network, whose slots are never freed - cannot use them
+ * all (an injection would then wait: tag_stalls), at least 1,024, a power of two, at most
+ * 2^min(PAYLOAD_W, 20) (a tag is the flit's payload). Not more: the table is touched once per
+ * injection, cold, and a 2^16-slot table (2 MB) cost a 20,000-tick run of kary(4,3) about 9 % of
+ * its time in page faults and misses (docs/traffic.md). A flit that comes back after its slot was
+ * reused is still caught: as misrouted, or (same leaf) as the duplicate of the packet that reused it. */
+static uint32_t tag_slots(const lcan_topo *t, const lcan_traffic_opts *o)
+{
+    uint64_t cap = 2u * (uint64_t)lcan_topo_ports(t), want = 1024;
+    uint32_t most = 1u << (o->payload_w < 20 ? o->payload_w : 20);
+    int l;
+    for (l = 1; l <= lcan_topo_levels(t); l++)
+        cap += (uint64_t)lcan_topo_switches(t, l) *
+               (uint64_t)(lcan_topo_downers(t, l) + lcan_topo_uppers(t, l)) * ((uint64_t)o->depth + 1u);
+    while (want < 4u * cap && want < most)
+        want *= 2;
+    return want < most ? (uint32_t)want : most;
+}
+
 /* A packet is fully delivered at tick now. */
 HOT_INLINE static inline int deliver(drv *d, slot *sl, uint64_t now, uint64_t W, uint64_t M,
                                      lcan_traffic_result *res)
@@ -624,7 +645,7 @@ lcan_status lcan_traffic_run(const lcan_topo *t, const lcan_traffic_pattern *p, 
     d.aw = lcan_topo_addr_width(t);
     d.pmask = ((uint64_t)1 << d.pw) - 1u;
     d.amask = ((uint64_t)1 << d.aw) - 1u;
-    d.nslot = 1u << (d.pw < 20 ? d.pw : 20);
+    d.nslot = tag_slots(t, o);
     W = o->warmup;
     M = o->measure;
     drain_max = o->drain_max ? o->drain_max : (10 * (W + M) > 10000 ? 10 * (W + M) : 10000);
