@@ -42,6 +42,8 @@ $(SYNTH_OUT)/cfg/%.cfg: scripts/synth/configs.tsv
 	@mkdir -p $(@D); line="$$(awk -F'\t' -v n='$*' '$$1 == n' $<)"; \
 	 [ -f $@ ] && [ "$$line" = "$$(cat $@)" ] || { printf '%s\n' "$$line" > $@.tmp && mv $@.tmp $@; }
 
+# (a row whose top is a hand-written switch of tb/floor: run-one.sh reads its file as well)
+$(SYNTH_OUT)/sw-2-2-w8-floor22-uni-held/result.json: tb/floor/lcan_switch22_uni.v
 $(SYNTH_OUT)/%/result.json: $(SYNTH_OUT)/cfg/%.cfg $(SYNTH_DEPS)
 	@echo "synth: $*"
 	@YOSYS="$(YOSYS)" PYTHON="$(PYTHON)" bash scripts/synth/run-one.sh $* $(SYNTH_OUT)

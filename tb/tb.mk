@@ -45,6 +45,16 @@ bench-tb: tb-libs
 	@bash tb/bench-tb.sh
 
 TESTS += test-tb
+
+# tb/floor: the hand-written (2,2) switch of the floor measurement (docs/synthesis.md 21) is lint-clean
+# and still proven equal to rtl/lcan_switch for its configuration; the proof rejects a mutant
+.PHONY: test-floor
+test-floor:
+	@verilator --lint-only -Wall -Irtl rtl/lcan_lfsr.v rtl/lcan_seed_mix.v tb/floor/lcan_switch22_uni.v \
+	  --top-module lcan_switch22_uni && echo "test-floor: lint clean (verilator -Wall)"
+	@bash tb/floor/test-floor.sh
+
+TESTS += test-floor
 # the switch-level lockstep (tb/switch: one lcan_switch against the model's switch unit)
 include tb/switch/switch.mk
 bench-scale: tb-libs

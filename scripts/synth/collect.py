@@ -82,10 +82,16 @@ def parse_params(params):
     return out
 
 
+def is_switch(top):
+    """A row whose DUT is one switch: lcan_switch, or a hand-written switch of tb/floor (lcan_switch22*:
+    the same ports, one configuration, a floor measurement)."""
+    return top == "lcan_switch" or top.startswith("lcan_switch22")
+
+
 def shape(top, p):
     """Switches as (count, D, U) per level, flit width, payload width, leaf ports."""
     pw = p["PAYLOAD_W"]
-    if top == "lcan_switch":
+    if is_switch(top):
         d, u = p["M_L"] * p["P_DN"], p["W_UP"] * p["P_UP"]
         return {"levels": [(1, d, u)], "fw": 2 + p["ADDR_W"] + pw, "payload_w": pw,
                 "d": d, "u": u, "leaf_ports": None}

@@ -156,8 +156,8 @@ def main(argv):
             return 1
         # re-gathered from the tools' files, so a change of collect.py needs no new synthesis
         res.append(collect.gather(p, name, label, top, params))
-    sw = [r for r in res if r["top"] == "lcan_switch"]
-    net = [r for r in res if r["top"] != "lcan_switch"]
+    sw = [r for r in res if collect.is_switch(r["top"])]
+    net = [r for r in res if not collect.is_switch(r["top"])]
     # the default switches (no variant in the label): the sums of switches and section 5 use these
     sw_default = [r for r in sw if not variant(r)]
 

@@ -73,6 +73,8 @@ while read -r f; do
   case "$f" in /*) ;; *) f="$root/$f" ;; esac
   files+=("$f")
 done < "$SYNTH_FLIST"
+# a hand-written switch of tb/floor (a floor measurement, tb/floor/README.md) is read beside the RTL
+[ ! -f "$root/tb/floor/$top.v" ] || files+=("$root/tb/floor/$top.v")
 
 # NAME=a,b,c -> NAME=<n*32>'h... (entry 1 in the low bits); plain values pass unchanged
 chparams=()   # for yosys chparam -set (before hierarchy: yosys 0.23's `hierarchy -chparam` stops with

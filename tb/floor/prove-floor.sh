@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# prove-floor.sh: prove tb/floor/lcan_switch22_uni.v (or GATE=file) equal, cycle for cycle, to
+# rtl/lcan_switch.v elaborated with the same parameters, with yosys's SAT solver.
+#   tb/floor/prove-floor.sh [pinned|free]   (default pinned)
+#   pinned: the parameters of scripts/synth/configs.tsv's sw-2-2-w8-packet-noobs-d1-pinned-uni-held;
+#   free:   the same with PIN_STRAPS = 0 and PIN_SEED = 0 (label, salt and seed are inputs: the reset
+#           tick loads any LFSR state, the label bit may change on any tick).
+# METHOD=induct (default): tb/floor/floor_miter.v, the two designs side by side with their state
+#   registers exposed; asserts: every output equal, and the invariant (LFSR states, credits and FIFO
+#   counts equal; gold's registered r_in, r_dn, sigma and next sigma what its LFSR state gives).
+#   sat -tempinduct: base case from a reset tick (rst = 1 on tick 1, any inputs after it), then the
+#   induction step from ANY state satisfying the asserts, any inputs: equal on every tick after
+#   reset, unbounded.
+# METHOD=bounded: scripts/equiv-prove.sh's equiv_bounded for these two designs: a miter (every
+#   output), rst = 1 on the first tick, any inputs after it, proven for BOUND ticks (default 6).
+# Environment: GATE, METHOD, BOUND, MAXSTEPS (induction length limit, default 4), YOSYS, LOG.
+# Exit 0 when proven, 1 when the proof fails (the log has the counterexample), 2 on a usage error.
+set -u
+cd "$(dirname "$0")/../.."
+YOSYS=${YOSYS:-yosys}
+GATE=${GATE:-tb/floor/lcan_switch22_uni.v}
+METHOD=${METHOD:-induct}
+BOUND=${BOUND:-6}
+MAXSTEPS=${MAXSTEPS:-4}
+mode=${1:-pinned}
+LOG=${LOG:-build/prove-floor/$mode-$METHOD.log}
+mkdir -p "$(dirname "$LOG")"
+base="LEVEL 2 M_L 2 P_DN 1 W_UP 2 P_UP 1 ADDR_W 3 DIG_OFF 1 DIG_W 1 PAYLOAD_W 8 DEPTH 1 MODE 1 OBSERVE 0 UNICAST_ONLY 1 LINK_HOLD 1"
+case "$mode" in
+  pinned) prm="$base PIN_STRAPS 1 LABEL_V 4 SALT_V 2792937945 PIN_SEED 1 SEED_V 305419896" ;;
+  free)   prm="$base PIN_STRAPS 0 PIN_SEED 0" ;;
+  *) echo "prove-floor: mode pinned or free"; exit 2 ;;
+esac
+chp=""
+set -- $prm
+while [ $# -ge 2 ]; do chp="$chp -chparam $1 $2"; shift 2; done
+files=$(grep -v -e '^#' -e lcan_network.v rtl/lcan_network.f | tr '\n' ' ')
+gold="read_verilog -DYOSYS -Irtl $files; hierarchy -top lcan_switch $chp; proc; flatten; memory -nomap;
+  memory_map; opt_clean;"
+gate="read_verilog -DYOSYS -Irtl rtl/lcan_lfsr.v $GATE; hierarchy -top lcan_switch22_uni $chp; proc;
+  flatten; opt_clean;"
+case "$METHOD" in
+  induct)
+    pg=g_packet.u_packet
+    script="$gold cd lcan_switch;
+      rename u_lfsr.s_q x_s; rename r_in_q x_r_in; rename r_dn_q x_r_dn;
+      rename g_sigma.up_perm_q x_perm; rename g_sigma.sig_next_q x_sig_next;
+      rename $pg.g_out[0].g_credit.cr_q x_cr0; rename $pg.g_out[1].g_credit.cr_q x_cr1;
+      rename $pg.g_out[2].g_credit.cr_q x_cr2; rename $pg.g_out[3].g_credit.cr_q x_cr3;
+      rename $pg.g_in[0].u_fifo.cnt_q x_cnt0; rename $pg.g_in[1].u_fifo.cnt_q x_cnt1;
+      rename $pg.g_in[2].u_fifo.cnt_q x_cnt2; rename $pg.g_in[3].u_fifo.cnt_q x_cnt3;
+      expose w:x_*; cd ..; rename lcan_switch gold; design -stash gold;
+      $gate cd lcan_switch22_uni; rename u_lfsr.s_q x_s; rename cr_q x_cr; rename cnt_q x_cnt;
+      expose w:x_*; cd ..; rename lcan_switch22_uni gate; design -stash gate;
+      design -copy-from gold -as gold gold; design -copy-from gate -as gate gate;
+      read_verilog -formal tb/floor/floor_miter.v; hierarchy -top floor_miter; proc; flatten; opt_clean;
+      sat -tempinduct -prove-asserts -set-at 1 rst 1 -seq 1 -maxsteps $MAXSTEPS -show-ports floor_miter"
+    what="equal on every tick after reset (k-induction: base case from reset, step from any state meeting the invariant)" ;;
+  bounded)
+    script="$gold rename lcan_switch gold; design -stash gold;
+      $gate rename lcan_switch22_uni gate; design -stash gate;
+      design -copy-from gold -as gold gold; design -copy-from gate -as gate gate;
+      miter -equiv -flatten -make_assert -ignore_gold_x gold gate miter; hierarchy -top miter;
+      async2sync; sat -verify -prove-asserts -set-at 1 in_rst 1 -prove-skip 1 -seq $((BOUND + 1)) -show-ports miter"
+    what="equal on every output for $BOUND ticks after the reset tick" ;;
+  *) echo "prove-floor: METHOD induct or bounded"; exit 2 ;;
+esac
+t0=$(date +%s.%N)
+if $YOSYS -q -l "$LOG" -p "$script" > /dev/null 2>&1 &&
+   { [ "$METHOD" != induct ] || grep -q 'Induction step proven: SUCCESS' "$LOG"; }; then
+  res="$what"; rc=0
+else
+  res="FAILED (see $LOG)"; rc=1
+fi
+t1=$(date +%s.%N)
+printf 'prove-floor: %s, %s, %s: %s, %s s\n' "$GATE" "$mode" "$METHOD" "$res" "$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.1f", b - a}')"
+exit $rc

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# test-floor.sh (make test-floor): tb/floor/lcan_switch22_uni.v is still equal to rtl/lcan_switch
+# for its configuration (k-induction, pinned straps and seed, and with them as inputs), and the
+# proof rejects a wrong switch: a mutant that scans the rotated order downwards (r, r-1, ..) for the
+# downer outputs must fail it. Exit 1 on any other outcome.
+set -u
+cd "$(dirname "$0")/../.."
+rc=0
+for mode in pinned free; do
+  tb/floor/prove-floor.sh "$mode" || rc=1
+done
+mut=$(mktemp /tmp/floor-mutant.XXXXXX.v)
+trap 'rm -f "$mut"' EXIT
+# rotation 1 scans 1, 0, 3, 2 instead of 1, 2, 3, 0
+sed 's/2.d1: pick = q\[1\] ? 2.d1 : q\[2\] ? 2.d2 : q\[3\] ? 2.d3 : 2.d0;/2'"'"'d1: pick = q[1] ? 2'"'"'d1 : q[0] ? 2'"'"'d0 : q[3] ? 2'"'"'d3 : 2'"'"'d2;/' \
+  tb/floor/lcan_switch22_uni.v > "$mut"
+if cmp -s "$mut" tb/floor/lcan_switch22_uni.v; then
+  echo "test-floor: the mutant was not made (the pick's case changed?)"; rc=1
+elif GATE="$mut" LOG=build/prove-floor/mutant.log tb/floor/prove-floor.sh pinned > /dev/null; then
+  echo "test-floor: FAIL: the proof accepted a mutant (rotation 1 scanned downwards)"; rc=1
+else
+  echo "test-floor: the proof rejects a mutant (rotation 1 scanned downwards)"
+fi
+[ $rc -eq 0 ] && echo "test-floor: passed" || echo "test-floor: FAILED"
+exit $rc
