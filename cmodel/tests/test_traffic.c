@@ -126,6 +126,18 @@ static lcan_status tick_without_lists(void *engine, const lcan_in *in, lcan_out 
     return lcan_net_engine_tick(engine, &i2, out);
 }
 
+/* The model as lcan_traffic_run_model builds it for options o (packet mode, their payload, DEPTH, UP_CHOICE). */
+static lcan_status model_new(const lcan_topo *t, const lcan_traffic_opts *o, lcan_net **n)
+{
+    lcan_cfg cfg;
+    lcan_cfg_default(&cfg);
+    cfg.mode = LCAN_PACKET;
+    cfg.payload_w = o->payload_w;
+    cfg.depth = o->depth;
+    cfg.up_choice = o->up_choice;
+    return lcan_net_new(t, &cfg, n);
+}
+
 /* The model engine that ejects one flit a second time: the first flit ejected on or after tick
  * late_from, again late_gap ticks later (on a tick its port ejects nothing else). */
 typedef struct {
@@ -170,7 +182,6 @@ static void check_tags(check_ctx *c)
     lcan_traffic_pattern *p = NULL;
     lcan_traffic_opts o;
     lcan_traffic_result r;
-    lcan_cfg cfg;
     late_engine e;
     lcan_status st;
     lcan_traffic_pattern_new(t, "uniform", NULL, &p, NULL, 0);
@@ -194,16 +205,11 @@ static void check_tags(check_ctx *c)
     o.payload_w = 16;
     o.load = 0.2;
     o.drain_all = 0;
-    lcan_cfg_default(&cfg);
-    cfg.mode = LCAN_PACKET;
-    cfg.payload_w = o.payload_w;
-    cfg.depth = o.depth;
-    cfg.up_choice = o.up_choice;
     memset(&e, 0, sizeof e);
     e.late_from = 300;
     e.late_gap = 2500;
     e.np = lcan_topo_ports(t);
-    st = lcan_net_new(t, &cfg, &e.n);
+    st = model_new(t, &o, &e.n);
     if (st == LCAN_OK)
         st = lcan_traffic_run(t, p, &o, tick_late, &e, &r);
     check(c, st == LCAN_OK && e.state == 2 && r.duplicated + r.misrouted == 1,
@@ -221,7 +227,6 @@ static void check_lists(check_ctx *c, const char *spec, double load, double bcas
     lcan_traffic_pattern *p = NULL;
     lcan_traffic_opts o;
     lcan_traffic_result r1, r2;
-    lcan_cfg cfg;
     lcan_net *n = NULL;
     lcan_status s1, s2;
     char err[256];
@@ -235,12 +240,7 @@ static void check_lists(check_ctx *c, const char *spec, double load, double bcas
     o.drain_all = 1;
     o.seed = 11;
     s1 = lcan_traffic_run_model(t, p, &o, &r1);
-    lcan_cfg_default(&cfg);
-    cfg.mode = LCAN_PACKET;
-    cfg.payload_w = o.payload_w;
-    cfg.depth = o.depth;
-    cfg.up_choice = o.up_choice;
-    s2 = lcan_net_new(t, &cfg, &n);
+    s2 = model_new(t, &o, &n);
     if (s2 == LCAN_OK)
         s2 = lcan_traffic_run(t, p, &o, tick_without_lists, n, &r2);
     check(c, s1 == LCAN_OK && s2 == LCAN_OK && memcmp(&r1, &r2, sizeof r1) == 0,
