@@ -130,7 +130,11 @@ typedef struct {
 lcan_status lcan_traffic_run(const lcan_topo *t, const lcan_traffic_pattern *p, const lcan_traffic_opts *o,
                              lcan_tick_fn tick, void *engine, lcan_traffic_result *res);
 
-/* Convenience: build the model (packet mode, o->payload_w, o->depth, o->up_choice), run, free. */
+/* The model as the driver runs it: packet mode, o->payload_w, o->depth, o->up_choice (lcan_net_free
+ * it). LCAN_ERR_ARG without options; otherwise lcan_net_new's status. */
+lcan_status lcan_traffic_model_new(const lcan_topo *t, const lcan_traffic_opts *o, lcan_net **out);
+
+/* Convenience: build the model (lcan_traffic_model_new), run, free. */
 lcan_status lcan_traffic_run_model(const lcan_topo *t, const lcan_traffic_pattern *p, const lcan_traffic_opts *o,
                                    lcan_traffic_result *res);
 

@@ -1016,12 +1016,9 @@ done:
     return st;
 }
 
-lcan_status lcan_traffic_run_model(const lcan_topo *t, const lcan_traffic_pattern *p, const lcan_traffic_opts *o,
-                                   lcan_traffic_result *res)
+lcan_status lcan_traffic_model_new(const lcan_topo *t, const lcan_traffic_opts *o, lcan_net **out)
 {
     lcan_cfg cfg;
-    lcan_net *n;
-    lcan_status st;
     if (o == NULL)
         return LCAN_ERR_ARG;
     lcan_cfg_default(&cfg);
@@ -1029,7 +1026,14 @@ lcan_status lcan_traffic_run_model(const lcan_topo *t, const lcan_traffic_patter
     cfg.payload_w = o->payload_w;
     cfg.depth = o->depth;
     cfg.up_choice = o->up_choice;
-    st = lcan_net_new(t, &cfg, &n);
+    return lcan_net_new(t, &cfg, out);
+}
+
+lcan_status lcan_traffic_run_model(const lcan_topo *t, const lcan_traffic_pattern *p, const lcan_traffic_opts *o,
+                                   lcan_traffic_result *res)
+{
+    lcan_net *n;
+    lcan_status st = lcan_traffic_model_new(t, o, &n);
     if (st != LCAN_OK)
         return st;
     st = lcan_traffic_run(t, p, o, lcan_net_engine_tick, n, res);

@@ -126,18 +126,6 @@ static lcan_status tick_without_lists(void *engine, const lcan_in *in, lcan_out 
     return lcan_net_engine_tick(engine, &i2, out);
 }
 
-/* The model as lcan_traffic_run_model builds it for options o (packet mode, their payload, DEPTH, UP_CHOICE). */
-static lcan_status model_new(const lcan_topo *t, const lcan_traffic_opts *o, lcan_net **n)
-{
-    lcan_cfg cfg;
-    lcan_cfg_default(&cfg);
-    cfg.mode = LCAN_PACKET;
-    cfg.payload_w = o->payload_w;
-    cfg.depth = o->depth;
-    cfg.up_choice = o->up_choice;
-    return lcan_net_new(t, &cfg, n);
-}
-
 /* The model engine that ejects one flit a second time: the first flit ejected on or after tick
  * late_from, again late_gap ticks later (on a tick its port ejects nothing else). */
 typedef struct {
@@ -209,7 +197,7 @@ static void check_tags(check_ctx *c)
     e.late_from = 300;
     e.late_gap = 2500;
     e.np = lcan_topo_ports(t);
-    st = model_new(t, &o, &e.n);
+    st = lcan_traffic_model_new(t, &o, &e.n);
     if (st == LCAN_OK)
         st = lcan_traffic_run(t, p, &o, tick_late, &e, &r);
     check(c, st == LCAN_OK && e.state == 2 && r.duplicated + r.misrouted == 1,
@@ -240,7 +228,7 @@ static void check_lists(check_ctx *c, const char *spec, double load, double bcas
     o.drain_all = 1;
     o.seed = 11;
     s1 = lcan_traffic_run_model(t, p, &o, &r1);
-    s2 = model_new(t, &o, &n);
+    s2 = lcan_traffic_model_new(t, &o, &n);
     if (s2 == LCAN_OK)
         s2 = lcan_traffic_run(t, p, &o, tick_without_lists, n, &r2);
     check(c, s1 == LCAN_OK && s2 == LCAN_OK && memcmp(&r1, &r2, sizeof r1) == 0,

@@ -231,14 +231,8 @@ static lcan_status prog_tick(void *e, const lcan_in *in, lcan_out *out)
 static lcan_status run_model(const lcan_topo *t, const lcan_traffic_pattern *pat, const lcan_traffic_opts *o,
                              lcan_traffic_result *res, traffic_prog *c)
 {
-    lcan_cfg cfg;
     lcan_status st;
-    lcan_cfg_default(&cfg);
-    cfg.mode = LCAN_PACKET;
-    cfg.payload_w = o->payload_w;
-    cfg.depth = o->depth;
-    cfg.up_choice = o->up_choice;
-    if ((st = lcan_net_new(t, &cfg, &c->n)) != LCAN_OK)
+    if ((st = lcan_traffic_model_new(t, o, &c->n)) != LCAN_OK)
         return st;
     c->ticks = 0;
     c->window = o->warmup + o->measure;
