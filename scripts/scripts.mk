@@ -42,8 +42,11 @@ $(SYNTH_OUT)/cfg/%.cfg: scripts/synth/configs.tsv
 	@mkdir -p $(@D); line="$$(awk -F'\t' -v n='$*' '$$1 == n' $<)"; \
 	 [ -f $@ ] && [ "$$line" = "$$(cat $@)" ] || { printf '%s\n' "$$line" > $@.tmp && mv $@.tmp $@; }
 
-# (a row whose top is a hand-written switch of tb/floor: run-one.sh reads its file as well)
-$(SYNTH_OUT)/sw-2-2-w8-floor22-uni-held/result.json: tb/floor/lcan_switch22_uni.v
+# A row whose top is a hand-written switch of tb/floor (tb/floor/TOP.v exists: run-one.sh reads it
+# beside the RTL) depends on that file too. SYNTH_FLOOR: NAME:TOP of those rows.
+SYNTH_FLOOR := $(shell awk -F'\t' '!/^\#/ && NF && $$3 != "-" {print $$1 ":" $$3}' scripts/synth/configs.tsv 2>/dev/null | \
+                 while IFS=: read -r n t; do [ ! -f "tb/floor/$$t.v" ] || echo "$$n:$$t"; done)
+$(foreach r,$(SYNTH_FLOOR),$(eval $(SYNTH_OUT)/$(firstword $(subst :, ,$r))/result.json: tb/floor/$(lastword $(subst :, ,$r)).v))
 $(SYNTH_OUT)/%/result.json: $(SYNTH_OUT)/cfg/%.cfg $(SYNTH_DEPS)
 	@echo "synth: $*"
 	@YOSYS="$(YOSYS)" PYTHON="$(PYTHON)" bash scripts/synth/run-one.sh $* $(SYNTH_OUT)
