@@ -349,6 +349,10 @@ module lcan_switch #(
     wire [P-1:0]    consume;
     wire [P-1:0]    out_valid;
     wire [P*SW-1:0] out_src;
+    // per output the winner's index when out_valid, any value otherwise (the binary crossbar's
+    // select); per input some grant (the OR of its grant row, from the allocator)
+    wire [P*SW-1:0] out_idx;
+    wire [P-1:0]    gnt_any;
     // FAULTS = 1 (spec 14.3): the general allocator's requests - valid (a request is presented),
     // kind ALL, sigma scan, want set masked by the off ports and the reach rows, scan start - and
     // per candidate: unroutable (a ONE request whose masked want is empty: dropped and counted) and,
@@ -507,7 +511,7 @@ module lcan_switch #(
                 assign f_cover[i] = 1'b0;
             end
 
-            assign granted[i] = |grant[i*P +: P];
+            assign granted[i] = gnt_any[i];
             // packet mode: the candidate leaves the input (spec 8.3 step 5)
             // (ALL: served and this tick's grants cover the want set, C0 or the flooding set)
             // (FAULTS = 1: an unroutable ONE is consumed, an ALL when the masked want is covered)
@@ -566,15 +570,27 @@ module lcan_switch #(
             end
             assign out_valid = ov;
             assign out_src = os;
+            assign out_idx = os;
+            for (i = 0; i < P; i = i + 1) begin : g_gnt
+                assign gnt_any[i] = |grant[i*P +: P];
+            end
             // the class / broadcast-set requests are the log-depth allocator's
             wire unused_cls = &{1'b0, req_cls, req_spc, r_up, r_dn};
         end else begin : g_log
+            // the pick form of the one-output groups (lcan_alloc PICK_P): unicast-only packet
+            // switches of up to 4 ports. Measured on the iCE40 (LUT, with out_idx / req_gnt, before
+            // the one-entry FIFO form): sw-2-2-w8-packet-noobs-d1-pinned-uni-held 164 with it, 166
+            // without; with broadcasts it is larger (-held 257 against 253, -pinned 340 against 305:
+            // the broadcast's claim on output 0 still needs the ranks), and so is the (4,4) unicast
+            // switch (P = 8: 968 against 891)
+            localparam PICK_P = (!CIRCUIT && UNICAST_ONLY != 0) ? 4 : 0;
             lcan_alloc #(
                 .M  (M_L),
                 .PDN(P_DN),
                 .U  (U),
                 .SW (SW),
-                .UP_CHOICE(UP_CHOICE)
+                .UP_CHOICE(UP_CHOICE),
+                .PICK_P   (PICK_P)
             ) u_alloc (
                 .req_cls  (req_cls),
                 .req_spc  (req_spc),
@@ -585,7 +601,9 @@ module lcan_switch #(
                 .up_perm  (up_perm),
                 .grant    (grant),
                 .out_valid(out_valid),
-                .out_src  (out_src)
+                .out_src  (out_src),
+                .out_idx  (out_idx),
+                .req_gnt  (gnt_any)
             );
             wire unused_f = &{1'b0, f_valid, f_all, f_sig, f_want, f_start, f_drop, f_cover, avail_m};
         end
@@ -620,13 +638,13 @@ module lcan_switch #(
     integer         gi, go;
 
     // Packet mode without flood queues, up to 8 ports: the allocator's grant is the only source, so
-    // output o's column is a binary multiplexer indexed by the winner's index out_src (k inputs:
+    // output o's column is a binary multiplexer indexed by the winner's index out_idx (k inputs:
     // ceil(log2 k) select bits instead of k grant bits per flit bit), 0 when o is not written
     // unless o is a held link (LINK_HOLD: its register then keeps its data bits). Measured on the
     // iCE40 (docs/synthesis.md 19): 2-6 % fewer LUTs up to 8 ports; with 16 ports (the (8,8)
     // switch) 4 % more LUTs and 17 % less clock than AND-OR, which it keeps.
     // (a tree of 2:1 multiplexers, select bit b at stage b, built from constant indices: yosys maps
-    // a variable part-select cand_flit[out_src*FW +: FW] to a shifter, up to 3x the LUTs)
+    // a variable part-select cand_flit[out_idx*FW +: FW] to a shifter, up to 3x the LUTs)
     localparam BIN_XBAR = !CIRCUIT && !FQ && (P <= 8);
     localparam XT = 1 << SW;
     reg [FW-1:0] xtree [0:XT-1];
@@ -640,7 +658,7 @@ module lcan_switch #(
                     xtree[xk] = (xk < P) ? cand_flit[xk*FW +: FW] : {FW{1'b0}};
                 for (xb = 0; xb < SW; xb = xb + 1)
                     for (xk = 0; xk < (XT >> (xb + 1)); xk = xk + 1)
-                        xtree[xk] = out_src[go*SW + xb] ? xtree[2*xk + 1] : xtree[2*xk];
+                        xtree[xk] = out_idx[go*SW + xb] ? xtree[2*xk + 1] : xtree[2*xk];
                 if (HOLD_OUT[go] || wr[go])
                     xbar_flit[go*FW +: FW] = xtree[0];
             end else begin
@@ -673,8 +691,9 @@ module lcan_switch #(
     assign tx_valid = tx_valid_q;
     assign tx_flit = tx_flit_q;
 
-    // (circuit mode, flood queues, more than 8 ports: the AND-OR multiplexer, out_src unused)
-    wire unused_out_src = &{1'b0, out_src};
+    // (circuit mode, flood queues, more than 8 ports: the AND-OR multiplexer, out_idx unused; out_src,
+    // the index gated to 0 without a winner, is read by the allocator's tests and proofs only)
+    wire unused_out_src = &{1'b0, out_src, out_idx};
 
     // ---------------------------------------------------------------- counters (spec 9)
     // A counter is an accumulator acc_*_q plus the count of the tick before, which is taken from

@@ -32,6 +32,9 @@ files=$(grep -v -e '^#' -e lcan_network.v rtl/lcan_network.f | xargs -n1 basenam
 
 # NAME:PARAMETERS (lcan_switch's, as chparam NAME VALUE pairs); small shapes, every mode and option
 B="M_L 2 P_DN 1 P_UP 1 ADDR_W 3 DIG_OFF 0 DIG_W 1 PAYLOAD_W 4 DEPTH 2"
+# one-flit FIFOs (DEPTH 1: lcan_fifo's one-entry count), held links, unicast only (lcan_alloc's pick
+# form); level 2 of a 3-bit address (digit 1), as the (2,2) synthesis rows
+B1="M_L 2 P_DN 1 P_UP 1 ADDR_W 3 DIG_OFF 1 DIG_W 1 PAYLOAD_W 4 DEPTH 1"
 SHAPES=(
   "packet-l1:$B W_UP 2 MODE 1 LEVEL 1"
   "circuit-l1:$B W_UP 2 MODE 0 LEVEL 1"
@@ -45,6 +48,11 @@ SHAPES=(
   "packet-pdn2:M_L 2 P_DN 2 P_UP 1 ADDR_W 3 DIG_OFF 0 DIG_W 1 PAYLOAD_W 4 DEPTH 3 W_UP 3 MODE 1 LEVEL 1"
   "circuit-rotate:$B W_UP 2 MODE 0 LEVEL 1 UP_CHOICE 0"
   "circuit-m3-u4:M_L 3 P_DN 1 P_UP 1 ADDR_W 4 DIG_OFF 0 DIG_W 2 PAYLOAD_W 4 DEPTH 2 W_UP 4 MODE 0 LEVEL 1"
+  "packet-d1:$B1 W_UP 2 MODE 1 LEVEL 2"
+  "packet-d1-held:$B1 W_UP 2 MODE 1 LEVEL 2 LINK_HOLD 1"
+  "packet-d1-uni-held:$B1 W_UP 2 MODE 1 LEVEL 2 LINK_HOLD 1 UNICAST_ONLY 1"
+  "packet-top-uni:$B1 W_UP 0 MODE 1 LEVEL 2 UNICAST_ONLY 1"
+  "packet-m3-u4-uni:M_L 3 P_DN 1 P_UP 1 ADDR_W 4 DIG_OFF 0 DIG_W 2 PAYLOAD_W 4 DEPTH 1 W_UP 4 MODE 1 LEVEL 1 UNICAST_ONLY 1"
 )
 elab() { # DIR NAME PARAMS -> yosys commands elaborating DIR's lcan_switch as module NAME
   local rd="" p="" k v
