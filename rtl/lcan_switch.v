@@ -76,7 +76,11 @@ module lcan_switch #(
     parameter [31:0] SALT_V = 32'd0,
     parameter [31:0] ROW_V = 32'd0,
     parameter PIN_SEED = 0,
-    parameter [31:0] SEED_V = 32'd0
+    parameter [31:0] SEED_V = 32'd0,
+    // 1 (default): the offsets and sigma are read from the LFSR state where they are bit fields of
+    // it (PLAIN_OFS below); 0: registered everywhere. The behaviour is the same
+    // (scripts/prove-plain-offsets.sh); make prove-switch proves the switch with 0 against a revision
+    parameter PLAIN_OFFSETS = 1
 ) (
     input  wire                                                    clk,
     input  wire                                                    rst,
@@ -218,10 +222,32 @@ module lcan_switch #(
     reg  [SW-1:0]      r_up_q;
     reg  [SW-1:0]      r_dn_q;
     wire [UPERM_W-1:0] up_perm;
-    wire [SW-1:0]      r_in = r_in_q;
-    wire [SW-1:0]      r_up = r_up_q;
-    wire [SW-1:0]      r_dn = r_dn_q;
+    wire [UPERM_W-1:0] up_perm_r;
+    wire [SW-1:0]      r_in_p, r_up_p, r_dn_p;
+    wire [UPERM_W-1:0] up_perm_p;
     wire               lfsr_step;
+
+    // Plain offsets (PLAIN_OFS): when P, P_DN and U are powers of two (or 1; or U = 0) every
+    // rotation is a bit field of the state (spec 5's reduction never subtracts), and sigma, when
+    // drawn, is of U = 2 uppers (a function of one state bit, s[8]). The allocator then reads the
+    // offsets and sigma combinationally from the LFSR register (g_plain: lcan_offsets on its state):
+    // no logic lies between that register and the allocator, so registering them only adds flip-flops
+    // and next-state multiplexers. The registers below are still written (the same values, a tick
+    // early) but not read, and synthesis removes them. Measured on the iCE40, (2,2) unicast-only held
+    // switch (sw-2-2-w8-packet-noobs-d1-pinned-uni-held, with the allocator and FIFO forms of this
+    // revision): 158 LUT / 100 FF plain, 167 LUT / 102 FF registered.
+    function pow2;
+        input integer x;
+        begin
+            pow2 = (x >= 1) && ((x & (x - 1)) == 0);
+        end
+    endfunction
+    localparam PLAIN_OFS = (PLAIN_OFFSETS != 0) && pow2(P) && pow2(P_DN) && (U == 0 || pow2(U)) &&
+                           (SIGMA == 0 || U == 2);
+    wire [SW-1:0]      r_in = PLAIN_OFS ? r_in_p : r_in_q;
+    wire [SW-1:0]      r_up = PLAIN_OFS ? r_up_p : r_up_q;
+    wire [SW-1:0]      r_dn = PLAIN_OFS ? r_dn_p : r_dn_q;
+    assign up_perm = PLAIN_OFS ? up_perm_p : up_perm_r;
 
     lcan_lfsr u_lfsr (
         .clk        (clk),
@@ -238,6 +264,31 @@ module lcan_switch #(
 
     // each block below gives the include its own of_state (what it draws from) and OF_SIGMA
     generate
+        if (PLAIN_OFS) begin : g_plain
+            lcan_offsets #(
+                .P        (P),
+                .U        (U),
+                .PDN      (P_DN),
+                .SW       (SW),
+                .K_IN     (OF_K_IN),
+                .K_UP     (OF_K_UP),
+                .K_DN     (OF_K_DN),
+                .UP_CHOICE(UP_CHOICE)
+            ) u_offsets (
+                .state  (lfsr_state),
+                .r_in   (r_in_p),
+                .r_up   (r_up_p),
+                .r_dn   (r_dn_p),
+                .up_perm(up_perm_p)
+            );
+            // (the registered offsets and sigma are not read)
+            wire unused_reg = &{1'b0, r_in_q, r_up_q, r_dn_q, up_perm_r};
+        end else begin : g_regd
+            assign r_in_p = {SW{1'b0}};
+            assign r_up_p = {SW{1'b0}};
+            assign r_dn_p = {SW{1'b0}};
+            assign up_perm_p = {UPERM_W{1'b0}};
+        end
         if (1) begin : g_offsets
             localparam OF_SIGMA = 0;
             always @(posedge clk) begin : b_offsets
@@ -293,9 +344,9 @@ module lcan_switch #(
                     sig_next_q <= sig_ahead;
                 end
             end
-            assign up_perm = up_perm_q;
+            assign up_perm_r = up_perm_q;
         end else begin : g_identity
-            assign up_perm = IDENTITY_PERM;
+            assign up_perm_r = IDENTITY_PERM;
         end
     endgenerate
 

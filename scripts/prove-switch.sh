@@ -12,6 +12,10 @@
 # the pairs of registers cannot express (docs/synthesis.md 15: sigma drawn a step ahead).
 # Usage: scripts/prove-switch.sh [REV] (REV: a git revision, default HEAD; YOSYS, SEQ=2, BOUND settable;
 # ONLY=NAME,NAME proves those shapes alone)
+# lcan_switch's PLAIN_OFFSETS (offsets and sigma read from the LFSR state where they are bit fields
+# of it, instead of registered): the shapes are proven with PLAIN_OFFSETS = 0 on each side that has
+# the parameter (the registers pair by name), and then scripts/prove-plain-offsets.sh proves the
+# plain values equal to the registered ones on every tick after reset (unless ONLY is given).
 # Prints one line per shape; exits 1 if any proof fails (the log names the unproven pairs).
 set -u
 cd "$(dirname "$0")/.."
@@ -73,8 +77,17 @@ for s in "${SHAPES[@]}"; do
   case ",${ONLY:-$name}," in *",$name,"*) ;; *) continue ;; esac
   log=$LOGDIR/$name.log
   t0=$(date +%s.%N)
-  "$prove" "$log" "$(elab "$old" gold "$prm") $(elab rtl gate "$prm")" || fail=1
+  # the registered offsets (PLAIN_OFFSETS = 0) on the side that has the parameter: the plain ones
+  # are proven equal to them below
+  pg=$prm; pt=$prm
+  ! grep -q 'parameter PLAIN_OFFSETS' "$old/lcan_switch.v" || pg="$prm PLAIN_OFFSETS 0"
+  ! grep -q 'parameter PLAIN_OFFSETS' rtl/lcan_switch.v || pt="$prm PLAIN_OFFSETS 0"
+  "$prove" "$log" "$(elab "$old" gold "$pg") $(elab rtl gate "$pt")" || fail=1
   t1=$(date +%s.%N)
   printf 'prove-switch: %-16s vs %s: %s, %.1f s\n' "$name" "$REV" "$res" "$(echo "$t1 - $t0" | bc)"
 done
+# the working tree's plain offsets (PLAIN_OFFSETS = 1, the default) equal to its registered ones
+if [ -z "${ONLY:-}" ] && grep -q 'parameter PLAIN_OFFSETS' rtl/lcan_switch.v; then
+  LOGDIR=$LOGDIR/plain-offsets bash scripts/prove-plain-offsets.sh || fail=1
+fi
 exit $fail
