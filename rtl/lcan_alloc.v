@@ -36,7 +36,12 @@ module lcan_alloc #(
     // width of a port index: at least ac_clog2(M*PDN+U) and at least 1
     parameter SW = 2,
     // 1: class UP scans the uppers in the order of up_perm (spec 6 uniform); 0: from r_up (rotate)
-    parameter UP_CHOICE = 0
+    parameter UP_CHOICE = 0,
+    // P <= PICK_P: a group of one output (a child with one link, PDN = 1) takes the pick form: its
+    // winner is the first class requester at or after r_in, one priority chain per value of r_in
+    // (a case on r_in) giving the winner's index directly; 0 (default): never (see lcan_switch for
+    // where it is used, and the measurements)
+    parameter PICK_P = 0
 ) (
     // requester i's class: bit i*G + x DOWN(x), bit i*G + M UP (G = M + (U > 0))
     input  wire [(M*PDN+U)*(M+((U>0)?1:0))-1:0] req_cls,
@@ -53,7 +58,12 @@ module lcan_alloc #(
     output wire [(M*PDN+U)*(M*PDN+U)-1:0]       grant,
     // per output: granted, and to which requester (0 when not granted)
     output wire [M*PDN+U-1:0]                   out_valid,
-    output wire [(M*PDN+U)*SW-1:0]              out_src
+    output wire [(M*PDN+U)*SW-1:0]              out_src,
+    // per output: the granted requester's index when out_valid (out_src), any value otherwise (the
+    // crossbar's select: a pick group's winner index without the gating to 0)
+    output wire [(M*PDN+U)*SW-1:0]              out_idx,
+    // per requester: granted some output (the OR of its grant row)
+    output wire [M*PDN+U-1:0]                   req_gnt
 );
     function integer ac_clog2;
         input integer v;
@@ -106,8 +116,22 @@ module lcan_alloc #(
     localparam PERM = (UP_CHOICE != 0) && (U > 0);
     wire unused_r_up = &{1'b0, r_up, up_perm};
 
-    // sel[o*P + i]: output o goes to requester i (one-hot or 0 per output)
-    wire [P*P-1:0] sel;
+    // sel[o*P + i]: output o goes to requester i (one-hot or 0 per output); idx: per output the
+    // winner's index (any value without a winner); gr: per group, the requesters it grants
+    wire [P*P-1:0]  sel;
+    wire [P*SW-1:0] idx;
+    wire [G*P-1:0]  gr;
+
+
+    // an integer as a port index (constant functions' results, loop indices)
+    function [SW-1:0] to_idx;
+        input integer n;
+        integer tb;
+        begin
+            for (tb = 0; tb < SW; tb = tb + 1)
+                to_idx[tb] = ((n >> tb) % 2) == 1;
+        end
+    endfunction
 
     genvar g, k, i, b;
     generate
@@ -219,18 +243,66 @@ module lcan_alloc #(
             end
 
             if (!VIRT) begin : g_fixed
+            // m0: the class taker of output 0 (the requester whose rank is its position); in the pick
+            // form the first class requester from r_in, w its index (a one-output group)
+            wire [P-1:0]  m0;
+            wire          bc_won;
+            if (K == 1 && P <= PICK_P) begin : g_pick
+                // one priority chain per rotation value rr: r_in = rr scans rr, rr + 1, .. (mod P),
+                // the last of the scan taken without a test (w is any value without a requester).
+                // Measured (iCE40, sw-2-2-w8-packet-noobs-d1-pinned-uni-held): the chains in a case
+                // on r_in give yosys/ABC a smaller allocator than the prefix-count ranks of a group
+                // of one output compared with its position and encoded from one-hot
+                reg [SW-1:0] w;
+                integer      rr, j;
+                always @* begin
+                    w = {SW{1'b0}};
+                    for (rr = 0; rr < P; rr = rr + 1)
+                        if (r_in == to_idx(rr)) begin
+                            w = to_idx((rr + P - 1) % P);
+                            for (j = P - 2; j >= 0; j = j - 1)
+                                if (cls[(rr + j) % P])
+                                    w = to_idx((rr + j) % P);
+                        end
+                end
+                assign m0 = (|cls) ? ({{(P-1){1'b0}}, 1'b1} << w) : {P{1'b0}};
+                // the winner: the first broadcast (only when one takes output 0), else w
+                wire [SW-1:0] first_idx;
+                for (b = 0; b < SW; b = b + 1) begin : g_fenc
+                    assign first_idx[b] = |(first & idx_bit(b));
+                end
+                assign idx[BASE*SW +: SW] = bc_won ? first_idx : w;
+                // (the ranks are not compared here)
+                wire unused_pick = &{1'b0, m};
+            end else begin : g_rank0
+                assign m0 = m[0 +: P];
+                for (k = 0; k < K; k = k + 1) begin : g_ienc
+                    for (b = 0; b < SW; b = b + 1) begin : g_b
+                        assign idx[(BASE+k)*SW + b] = |(sel[(BASE+k)*P +: P] & idx_bit(b));
+                    end
+                end
+            end
             // the first broadcast wins output 0 iff it is free and its class taker does not
             // come before that broadcast
-            wire bc_won = free[0] & (|spc) & ~(|(m[0 +: P] & ~sb));
+            assign bc_won = free[0] & (|spc) & ~(|(m0 & ~sb));
 
             for (k = 0; k < K; k = k + 1) begin : g_sel
                 if (k == 0) begin : g_zero
-                    assign sel[BASE*P +: P] = bc_won ? first : (free[0] ? m[0 +: P] : {P{1'b0}});
+                    assign sel[BASE*P +: P] = bc_won ? first : (free[0] ? m0 : {P{1'b0}});
                 end else begin : g_other
                     assign sel[(BASE+k)*P +: P] = ~free[k] ? {P{1'b0}} :
                                                   bc_won ? mx[k*P +: P] : m[k*P +: P];
                 end
             end
+            // the requesters this group grants: the OR of its outputs' selections
+            reg [P-1:0] gr_or;
+            integer     ko;
+            always @* begin
+                gr_or = {P{1'b0}};
+                for (ko = 0; ko < K; ko = ko + 1)
+                    gr_or = gr_or | sel[(BASE+ko)*P +: P];
+            end
+            assign gr[g*P +: P] = gr_or;
             // output 0 is never matched against the count without itself
             wire unused_ok = &{1'b0, mx[0 +: P], b0};
             end else begin : g_perm
@@ -264,7 +336,20 @@ module lcan_alloc #(
                         end
                     end
                     assign sel[(BASE+k)*P +: P] = g_q[K-1].acc;
+                    for (b = 0; b < SW; b = b + 1) begin : g_ienc
+                        assign idx[(BASE+k)*SW + b] = |(sel[(BASE+k)*P +: P] & idx_bit(b));
+                    end
                 end
+                // the requesters this group grants: the OR of the virtual outputs' selections (the
+                // same set as the physical ones', without the mapping through up_perm)
+                reg [P-1:0] gr_or;
+                integer     ko;
+                always @* begin
+                    gr_or = {P{1'b0}};
+                    for (ko = 0; ko < K; ko = ko + 1)
+                        gr_or = gr_or | vsel[ko*P +: P];
+                end
+                assign gr[g*P +: P] = gr_or;
             end
         end
 
@@ -277,6 +362,15 @@ module lcan_alloc #(
             for (b = 0; b < SW; b = b + 1) begin : g_enc
                 assign out_src[k*SW + b] = |(sel[k*P +: P] & idx_bit(b));
             end
+        end
+        assign out_idx = idx;
+        // per requester: granted by some group
+        for (i = 0; i < P; i = i + 1) begin : g_gnt
+            wire [G-1:0] by;
+            for (g = 0; g < G; g = g + 1) begin : g_by
+                assign by[g] = gr[g*P + i];
+            end
+            assign req_gnt[i] = |by;
         end
     endgenerate
 endmodule

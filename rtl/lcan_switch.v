@@ -76,7 +76,11 @@ module lcan_switch #(
     parameter [31:0] SALT_V = 32'd0,
     parameter [31:0] ROW_V = 32'd0,
     parameter PIN_SEED = 0,
-    parameter [31:0] SEED_V = 32'd0
+    parameter [31:0] SEED_V = 32'd0,
+    // 1 (default): the offsets and sigma are read from the LFSR state where they are bit fields of
+    // it (PLAIN_OFS below); 0: registered everywhere. The behaviour is the same
+    // (scripts/prove-plain-offsets.sh); make prove-switch proves the switch with 0 against a revision
+    parameter PLAIN_OFFSETS = 1
 ) (
     input  wire                                                    clk,
     input  wire                                                    rst,
@@ -218,10 +222,32 @@ module lcan_switch #(
     reg  [SW-1:0]      r_up_q;
     reg  [SW-1:0]      r_dn_q;
     wire [UPERM_W-1:0] up_perm;
-    wire [SW-1:0]      r_in = r_in_q;
-    wire [SW-1:0]      r_up = r_up_q;
-    wire [SW-1:0]      r_dn = r_dn_q;
+    wire [UPERM_W-1:0] up_perm_r;
+    wire [SW-1:0]      r_in_p, r_up_p, r_dn_p;
+    wire [UPERM_W-1:0] up_perm_p;
     wire               lfsr_step;
+
+    // Plain offsets (PLAIN_OFS): when P, P_DN and U are powers of two (or 1; or U = 0) every
+    // rotation is a bit field of the state (spec 5's reduction never subtracts), and sigma, when
+    // drawn, is of U = 2 uppers (a function of one state bit, s[8]). The allocator then reads the
+    // offsets and sigma combinationally from the LFSR register (g_plain: lcan_offsets on its state):
+    // no logic lies between that register and the allocator, so registering them only adds flip-flops
+    // and next-state multiplexers. The registers below are still written (the same values, a tick
+    // early) but not read, and synthesis removes them. Measured on the iCE40, (2,2) unicast-only held
+    // switch (sw-2-2-w8-packet-noobs-d1-pinned-uni-held, with the allocator and FIFO forms of this
+    // revision): 158 LUT / 100 FF plain, 167 LUT / 102 FF registered.
+    function pow2;
+        input integer x;
+        begin
+            pow2 = (x >= 1) && ((x & (x - 1)) == 0);
+        end
+    endfunction
+    localparam PLAIN_OFS = (PLAIN_OFFSETS != 0) && pow2(P) && pow2(P_DN) && (U == 0 || pow2(U)) &&
+                           (SIGMA == 0 || U == 2);
+    wire [SW-1:0]      r_in = PLAIN_OFS ? r_in_p : r_in_q;
+    wire [SW-1:0]      r_up = PLAIN_OFS ? r_up_p : r_up_q;
+    wire [SW-1:0]      r_dn = PLAIN_OFS ? r_dn_p : r_dn_q;
+    assign up_perm = PLAIN_OFS ? up_perm_p : up_perm_r;
 
     lcan_lfsr u_lfsr (
         .clk        (clk),
@@ -238,6 +264,31 @@ module lcan_switch #(
 
     // each block below gives the include its own of_state (what it draws from) and OF_SIGMA
     generate
+        if (PLAIN_OFS) begin : g_plain
+            lcan_offsets #(
+                .P        (P),
+                .U        (U),
+                .PDN      (P_DN),
+                .SW       (SW),
+                .K_IN     (OF_K_IN),
+                .K_UP     (OF_K_UP),
+                .K_DN     (OF_K_DN),
+                .UP_CHOICE(UP_CHOICE)
+            ) u_offsets (
+                .state  (lfsr_state),
+                .r_in   (r_in_p),
+                .r_up   (r_up_p),
+                .r_dn   (r_dn_p),
+                .up_perm(up_perm_p)
+            );
+            // (the registered offsets and sigma are not read)
+            wire unused_reg = &{1'b0, r_in_q, r_up_q, r_dn_q, up_perm_r};
+        end else begin : g_regd
+            assign r_in_p = {SW{1'b0}};
+            assign r_up_p = {SW{1'b0}};
+            assign r_dn_p = {SW{1'b0}};
+            assign up_perm_p = {UPERM_W{1'b0}};
+        end
         if (1) begin : g_offsets
             localparam OF_SIGMA = 0;
             always @(posedge clk) begin : b_offsets
@@ -293,9 +344,9 @@ module lcan_switch #(
                     sig_next_q <= sig_ahead;
                 end
             end
-            assign up_perm = up_perm_q;
+            assign up_perm_r = up_perm_q;
         end else begin : g_identity
-            assign up_perm = IDENTITY_PERM;
+            assign up_perm_r = IDENTITY_PERM;
         end
     endgenerate
 
@@ -349,6 +400,10 @@ module lcan_switch #(
     wire [P-1:0]    consume;
     wire [P-1:0]    out_valid;
     wire [P*SW-1:0] out_src;
+    // per output the winner's index when out_valid, any value otherwise (the binary crossbar's
+    // select); per input some grant (the OR of its grant row, from the allocator)
+    wire [P*SW-1:0] out_idx;
+    wire [P-1:0]    gnt_any;
     // FAULTS = 1 (spec 14.3): the general allocator's requests - valid (a request is presented),
     // kind ALL, sigma scan, want set masked by the off ports and the reach rows, scan start - and
     // per candidate: unroutable (a ONE request whose masked want is empty: dropped and counted) and,
@@ -507,7 +562,7 @@ module lcan_switch #(
                 assign f_cover[i] = 1'b0;
             end
 
-            assign granted[i] = |grant[i*P +: P];
+            assign granted[i] = gnt_any[i];
             // packet mode: the candidate leaves the input (spec 8.3 step 5)
             // (ALL: served and this tick's grants cover the want set, C0 or the flooding set)
             // (FAULTS = 1: an unroutable ONE is consumed, an ALL when the masked want is covered)
@@ -566,15 +621,27 @@ module lcan_switch #(
             end
             assign out_valid = ov;
             assign out_src = os;
+            assign out_idx = os;
+            for (i = 0; i < P; i = i + 1) begin : g_gnt
+                assign gnt_any[i] = |grant[i*P +: P];
+            end
             // the class / broadcast-set requests are the log-depth allocator's
             wire unused_cls = &{1'b0, req_cls, req_spc, r_up, r_dn};
         end else begin : g_log
+            // the pick form of the one-output groups (lcan_alloc PICK_P): unicast-only packet
+            // switches of up to 4 ports. Measured on the iCE40 (LUT, with out_idx / req_gnt, before
+            // the one-entry FIFO form): sw-2-2-w8-packet-noobs-d1-pinned-uni-held 164 with it, 166
+            // without; with broadcasts it is larger (-held 257 against 253, -pinned 340 against 305:
+            // the broadcast's claim on output 0 still needs the ranks), and so is the (4,4) unicast
+            // switch (P = 8: 968 against 891)
+            localparam PICK_P = (!CIRCUIT && UNICAST_ONLY != 0) ? 4 : 0;
             lcan_alloc #(
                 .M  (M_L),
                 .PDN(P_DN),
                 .U  (U),
                 .SW (SW),
-                .UP_CHOICE(UP_CHOICE)
+                .UP_CHOICE(UP_CHOICE),
+                .PICK_P   (PICK_P)
             ) u_alloc (
                 .req_cls  (req_cls),
                 .req_spc  (req_spc),
@@ -585,7 +652,9 @@ module lcan_switch #(
                 .up_perm  (up_perm),
                 .grant    (grant),
                 .out_valid(out_valid),
-                .out_src  (out_src)
+                .out_src  (out_src),
+                .out_idx  (out_idx),
+                .req_gnt  (gnt_any)
             );
             wire unused_f = &{1'b0, f_valid, f_all, f_sig, f_want, f_start, f_drop, f_cover, avail_m};
         end
@@ -620,13 +689,13 @@ module lcan_switch #(
     integer         gi, go;
 
     // Packet mode without flood queues, up to 8 ports: the allocator's grant is the only source, so
-    // output o's column is a binary multiplexer indexed by the winner's index out_src (k inputs:
+    // output o's column is a binary multiplexer indexed by the winner's index out_idx (k inputs:
     // ceil(log2 k) select bits instead of k grant bits per flit bit), 0 when o is not written
     // unless o is a held link (LINK_HOLD: its register then keeps its data bits). Measured on the
     // iCE40 (docs/synthesis.md 19): 2-6 % fewer LUTs up to 8 ports; with 16 ports (the (8,8)
     // switch) 4 % more LUTs and 17 % less clock than AND-OR, which it keeps.
     // (a tree of 2:1 multiplexers, select bit b at stage b, built from constant indices: yosys maps
-    // a variable part-select cand_flit[out_src*FW +: FW] to a shifter, up to 3x the LUTs)
+    // a variable part-select cand_flit[out_idx*FW +: FW] to a shifter, up to 3x the LUTs)
     localparam BIN_XBAR = !CIRCUIT && !FQ && (P <= 8);
     localparam XT = 1 << SW;
     reg [FW-1:0] xtree [0:XT-1];
@@ -640,7 +709,7 @@ module lcan_switch #(
                     xtree[xk] = (xk < P) ? cand_flit[xk*FW +: FW] : {FW{1'b0}};
                 for (xb = 0; xb < SW; xb = xb + 1)
                     for (xk = 0; xk < (XT >> (xb + 1)); xk = xk + 1)
-                        xtree[xk] = out_src[go*SW + xb] ? xtree[2*xk + 1] : xtree[2*xk];
+                        xtree[xk] = out_idx[go*SW + xb] ? xtree[2*xk + 1] : xtree[2*xk];
                 if (HOLD_OUT[go] || wr[go])
                     xbar_flit[go*FW +: FW] = xtree[0];
             end else begin
@@ -673,8 +742,9 @@ module lcan_switch #(
     assign tx_valid = tx_valid_q;
     assign tx_flit = tx_flit_q;
 
-    // (circuit mode, flood queues, more than 8 ports: the AND-OR multiplexer, out_src unused)
-    wire unused_out_src = &{1'b0, out_src};
+    // (circuit mode, flood queues, more than 8 ports: the AND-OR multiplexer, out_idx unused; out_src,
+    // the index gated to 0 without a winner, is read by the allocator's tests and proofs only)
+    wire unused_out_src = &{1'b0, out_src, out_idx};
 
     // ---------------------------------------------------------------- counters (spec 9)
     // A counter is an accumulator acc_*_q plus the count of the tick before, which is taken from

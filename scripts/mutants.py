@@ -56,7 +56,7 @@ MUTANTS = [
     (7, "lcan_rr_pick.v", "assign gnt = (|req_hi) ? first_hi : first_all;", "assign gnt = first_all;", "arbiter: fixed priority instead of rotation"),
     (8, "lcan_rr_pick.v", "wire [WIDTH-1:0] ge_mask = ones << start;", "wire [WIDTH-1:0] ge_mask = (ones << start) << 1;", "arbiter: rotation start off by one"),
     (9, "lcan_alloc.v", ".x  ({cls & ~ge_in, cls & ge_in}),", ".x  ({cls & ge_in, cls & ~ge_in}),", "allocator: requester rotation reversed"),
-    (10, "lcan_alloc.v", "wire bc_won = free[0] & (|spc) & ~(|(m[0 +: P] & ~sb));", "wire bc_won = free[0] & (|spc);", "allocator: a broadcast takes output 0 from an earlier class request"),
+    (10, "lcan_alloc.v", "assign bc_won = free[0] & (|spc) & ~(|(m0 & ~sb));", "assign bc_won = free[0] & (|spc);", "allocator: a broadcast takes output 0 from an earlier class request"),
     (11, "lcan_alloc.v", "assign sel[(BASE+k)*P +: P] = ~free[k] ? {P{1'b0}} :\n                                                  bc_won ? mx[k*P +: P] : m[k*P +: P];",
      "assign sel[(BASE+k)*P +: P] = ~free[k] ? {P{1'b0}} :\n                                                  m[k*P +: P];",
      "allocator: class ranks do not skip output 0 taken by a broadcast"),
@@ -98,6 +98,10 @@ MUTANTS = [
     (46, "lcan_switch.v", "if (!HOLD_OUT[go] || tx_valid_d[go])", "if (1)", "held links: a switch clears its flit register when it does not write it (the receiver's one-flit FIFO loses its entry)"),
     (47, "lcan_network.v", "(inj_valid[q] && port_ready[q]) ? inj_flit[q*FW +: FW] :\n                                                                            inj_flit_q;", "(inj_valid[q] && port_ready[q]) ? inj_flit[q*FW +: FW] :\n                                                                            {FW{1'b0}};", "held links: the injection register is cleared when not loaded (a waiting flit at a level-1 switch is lost)"),
     (48, "lcan_switch.v", "if (HOLD_OUT[go] || wr[go])", "if (1)", "binary crossbar: an output not written (and not held) carries the flit of input out_src, not 0"),
+    (49, "lcan_alloc.v", "if (cls[(rr + j) % P])", "if (cls[(rr + P - j) % P])", "allocator pick form (unicast only, P <= 4): the rotation scanned downwards (killed by make prove-alloc's PICK_P shapes; the lockstep benches build no unicast-only switch)"),
+    (50, "lcan_alloc.v", "w = to_idx((rr + P - 1) % P);", "w = to_idx(rr);", "allocator pick form: the last requester of the scan (taken without a test) gets the first's index (killed by make prove-alloc's PICK_P shapes, as 49)"),
+    (51, "lcan_fifo.v", "if (rst || do_pop || (arrive && !push && empty))", "if (rst || do_pop)", "one-entry FIFO: a flit consumed through the bypass is kept as an entry"),
+    (52, "lcan_alloc.v", "assign req_gnt[i] = |by;", "assign req_gnt[i] = 1'b0;", "allocator: req_gnt never set (a granted candidate is not consumed)"),
 ]
 
 # Generation rules: (regex, replacement, name). Spaces around binary operators keep reductions

@@ -12,6 +12,10 @@
 # the pairs of registers cannot express (docs/synthesis.md 15: sigma drawn a step ahead).
 # Usage: scripts/prove-switch.sh [REV] (REV: a git revision, default HEAD; YOSYS, SEQ=2, BOUND settable;
 # ONLY=NAME,NAME proves those shapes alone)
+# lcan_switch's PLAIN_OFFSETS (offsets and sigma read from the LFSR state where they are bit fields
+# of it, instead of registered): the shapes are proven with PLAIN_OFFSETS = 0 on each side that has
+# the parameter (the registers pair by name), and then scripts/prove-plain-offsets.sh proves the
+# plain values equal to the registered ones on every tick after reset (unless ONLY is given).
 # Prints one line per shape; exits 1 if any proof fails (the log names the unproven pairs).
 set -u
 cd "$(dirname "$0")/.."
@@ -32,6 +36,9 @@ files=$(grep -v -e '^#' -e lcan_network.v rtl/lcan_network.f | xargs -n1 basenam
 
 # NAME:PARAMETERS (lcan_switch's, as chparam NAME VALUE pairs); small shapes, every mode and option
 B="M_L 2 P_DN 1 P_UP 1 ADDR_W 3 DIG_OFF 0 DIG_W 1 PAYLOAD_W 4 DEPTH 2"
+# one-flit FIFOs (DEPTH 1: lcan_fifo's one-entry count), held links, unicast only (lcan_alloc's pick
+# form); level 2 of a 3-bit address (digit 1), as the (2,2) synthesis rows
+B1="M_L 2 P_DN 1 P_UP 1 ADDR_W 3 DIG_OFF 1 DIG_W 1 PAYLOAD_W 4 DEPTH 1"
 SHAPES=(
   "packet-l1:$B W_UP 2 MODE 1 LEVEL 1"
   "circuit-l1:$B W_UP 2 MODE 0 LEVEL 1"
@@ -45,6 +52,11 @@ SHAPES=(
   "packet-pdn2:M_L 2 P_DN 2 P_UP 1 ADDR_W 3 DIG_OFF 0 DIG_W 1 PAYLOAD_W 4 DEPTH 3 W_UP 3 MODE 1 LEVEL 1"
   "circuit-rotate:$B W_UP 2 MODE 0 LEVEL 1 UP_CHOICE 0"
   "circuit-m3-u4:M_L 3 P_DN 1 P_UP 1 ADDR_W 4 DIG_OFF 0 DIG_W 2 PAYLOAD_W 4 DEPTH 2 W_UP 4 MODE 0 LEVEL 1"
+  "packet-d1:$B1 W_UP 2 MODE 1 LEVEL 2"
+  "packet-d1-held:$B1 W_UP 2 MODE 1 LEVEL 2 LINK_HOLD 1"
+  "packet-d1-uni-held:$B1 W_UP 2 MODE 1 LEVEL 2 LINK_HOLD 1 UNICAST_ONLY 1"
+  "packet-top-uni:$B1 W_UP 0 MODE 1 LEVEL 2 UNICAST_ONLY 1"
+  "packet-m3-u4-uni:M_L 3 P_DN 1 P_UP 1 ADDR_W 4 DIG_OFF 0 DIG_W 2 PAYLOAD_W 4 DEPTH 1 W_UP 4 MODE 1 LEVEL 1 UNICAST_ONLY 1"
 )
 elab() { # DIR NAME PARAMS -> yosys commands elaborating DIR's lcan_switch as module NAME
   local rd="" p="" k v
@@ -65,8 +77,17 @@ for s in "${SHAPES[@]}"; do
   case ",${ONLY:-$name}," in *",$name,"*) ;; *) continue ;; esac
   log=$LOGDIR/$name.log
   t0=$(date +%s.%N)
-  "$prove" "$log" "$(elab "$old" gold "$prm") $(elab rtl gate "$prm")" || fail=1
+  # the registered offsets (PLAIN_OFFSETS = 0) on the side that has the parameter: the plain ones
+  # are proven equal to them below
+  pg=$prm; pt=$prm
+  ! grep -q 'parameter PLAIN_OFFSETS' "$old/lcan_switch.v" || pg="$prm PLAIN_OFFSETS 0"
+  ! grep -q 'parameter PLAIN_OFFSETS' rtl/lcan_switch.v || pt="$prm PLAIN_OFFSETS 0"
+  "$prove" "$log" "$(elab "$old" gold "$pg") $(elab rtl gate "$pt")" || fail=1
   t1=$(date +%s.%N)
   printf 'prove-switch: %-16s vs %s: %s, %.1f s\n' "$name" "$REV" "$res" "$(echo "$t1 - $t0" | bc)"
 done
+# the working tree's plain offsets (PLAIN_OFFSETS = 1, the default) equal to its registered ones
+if [ -z "${ONLY:-}" ] && grep -q 'parameter PLAIN_OFFSETS' rtl/lcan_switch.v; then
+  LOGDIR=$LOGDIR/plain-offsets bash scripts/prove-plain-offsets.sh || fail=1
+fi
 exit $fail

@@ -1,7 +1,8 @@
 // prove_alloc_top: the proof harness of scripts/prove-alloc.sh. Turns unconstrained inputs into
 // legal lcan_alloc requests (requester i: a class index code < G, or a broadcast set when is_spc,
 // or nothing; rotations reduced into range, as spec 5's offsets are) and drives lcan_alloc and the
-// reference chain (lcan_alloc_chain_wrap) with them; ok = 1 iff grants, out_valid and out_src agree.
+// reference chain (lcan_alloc_chain_wrap) with them; ok = 1 iff grants, out_valid and out_src agree,
+// out_idx is the reference's out_src where out_valid and req_gnt the OR of its grant rows.
 // yosys `sat -prove ok 1` over all inputs proves the two equal for one (M, PDN, U, UP_CHOICE).
 // UP_CHOICE = 1: sigma is any permutation: up_perm is an unconstrained input and ok is required
 // only where it is a permutation matrix (one bit per row and per column). Every permutation of
@@ -15,7 +16,8 @@ module prove_alloc_top #(
     parameter PDN = 1,
     parameter U = 2,
     parameter SW = 2,
-    parameter UP_CHOICE = 0
+    parameter UP_CHOICE = 0,
+    parameter PICK_P = 0
 ) (
     input  wire [M*PDN+U-1:0]                   valid,
     input  wire [(M*PDN+U)*8-1:0]               code,
@@ -70,18 +72,36 @@ module prove_alloc_top #(
     wire [P*P-1:0]  grant_a, grant_b;
     wire [P-1:0]    ov_a, ov_b;
     wire [P*SW-1:0] os_a, os_b;
+    wire [P*SW-1:0] oi_a;
+    wire [P-1:0]    rg_a;
 
-    lcan_alloc #(.M(M), .PDN(PDN), .U(U), .SW(SW), .UP_CHOICE(UP_CHOICE)) u_new (
+    lcan_alloc #(.M(M), .PDN(PDN), .U(U), .SW(SW), .UP_CHOICE(UP_CHOICE), .PICK_P(PICK_P)) u_new (
         .req_cls(cls), .req_spc(spc), .r_in(r_in), .r_up(r_up), .r_dn(r_dn), .avail(avail),
         .up_perm(up_perm),
-        .grant(grant_a), .out_valid(ov_a), .out_src(os_a)
+        .grant(grant_a), .out_valid(ov_a), .out_src(os_a), .out_idx(oi_a), .req_gnt(rg_a)
     );
     lcan_alloc_chain_wrap #(.M(M), .PDN(PDN), .U(U), .SW(SW), .UP_CHOICE(UP_CHOICE)) u_ref (
         .req_valid(valid), .req_cls(cls), .req_spc(spc), .r_in(r_in), .r_up(r_up), .r_dn(r_dn),
         .avail(avail), .up_perm(up_perm), .grant(grant_b), .out_valid(ov_b), .out_src(os_b)
     );
 
-    assign ok = !perm_ok || ((grant_a == grant_b) && (ov_a == ov_b) && (os_a == os_b));
+    // out_idx is the winner's index where out_valid (any value elsewhere); req_gnt the OR of each
+    // requester's grant row
+    reg idx_ok, gnt_ok;
+    integer o, r;
+    always @* begin
+        idx_ok = 1'b1;
+        gnt_ok = 1'b1;
+        for (o = 0; o < P; o = o + 1)
+            if (ov_b[o] && oi_a[o*SW +: SW] != os_b[o*SW +: SW])
+                idx_ok = 1'b0;
+        for (r = 0; r < P; r = r + 1)
+            if (rg_a[r] != (|grant_b[r*P +: P]))
+                gnt_ok = 1'b0;
+    end
+
+    assign ok = !perm_ok || ((grant_a == grant_b) && (ov_a == ov_b) && (os_a == os_b) && idx_ok &&
+                             gnt_ok);
 endmodule
 
 `resetall

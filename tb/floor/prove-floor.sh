@@ -7,7 +7,7 @@
 #           tick loads any LFSR state, the label bit may change on any tick).
 # METHOD=induct (default): tb/floor/floor_miter.v, the two designs side by side with their state
 #   registers exposed; asserts: every output equal, and the invariant (LFSR states, credits and FIFO
-#   counts equal; gold's registered r_in, r_dn, sigma and next sigma what its LFSR state gives).
+#   counts equal; lcan_switch reads its offsets and sigma from the LFSR state, PLAIN_OFS).
 #   sat -tempinduct: base case from a reset tick (rst = 1 on tick 1, any inputs after it), then the
 #   induction step from ANY state satisfying the asserts, any inputs: equal on every tick after
 #   reset, unbounded.
@@ -43,8 +43,7 @@ case "$METHOD" in
   induct)
     pg=g_packet.u_packet
     script="$gold cd lcan_switch;
-      rename u_lfsr.s_q x_s; rename r_in_q x_r_in; rename r_dn_q x_r_dn;
-      rename g_sigma.up_perm_q x_perm; rename g_sigma.sig_next_q x_sig_next;
+      rename u_lfsr.s_q x_s;
       rename $pg.g_out[0].g_credit.cr_q x_cr0; rename $pg.g_out[1].g_credit.cr_q x_cr1;
       rename $pg.g_out[2].g_credit.cr_q x_cr2; rename $pg.g_out[3].g_credit.cr_q x_cr3;
       rename $pg.g_in[0].u_fifo.cnt_q x_cnt0; rename $pg.g_in[1].u_fifo.cnt_q x_cnt1;
