@@ -98,6 +98,9 @@ MUTANTS = [
     (46, "lcan_switch.v", "if (!HOLD_OUT[go] || tx_valid_d[go])", "if (1)", "held links: a switch clears its flit register when it does not write it (the receiver's one-flit FIFO loses its entry)"),
     (47, "lcan_network.v", "(inj_valid[q] && port_ready[q]) ? inj_flit[q*FW +: FW] :\n                                                                            inj_flit_q;", "(inj_valid[q] && port_ready[q]) ? inj_flit[q*FW +: FW] :\n                                                                            {FW{1'b0}};", "held links: the injection register is cleared when not loaded (a waiting flit at a level-1 switch is lost)"),
     (48, "lcan_switch.v", "if (HOLD_OUT[go] || wr[go])", "if (1)", "binary crossbar: an output not written (and not held) carries the flit of input out_src, not 0"),
+    (70, "lcan_switch_circuit.v", "wire [SW-1:0] s = (src_q[gx*SW +: SW] & {SW{set_q[gx]}}) | out_src[gx*SW +: SW];", "wire [SW-1:0] s = out_src[gx*SW +: SW];", "circuit binary crossbar: data selected by the (idle) allocator, not the circuit's source"),
+    (71, "lcan_switch_circuit.v", "assign xbar[gx*FW +: FW] = w ? col : {FW{1'b0}};", "assign xbar[gx*FW +: FW] = col;", "circuit binary crossbar: an output not written carries a flit, not 0"),
+    (72, "lcan_xbar_col.v", "if (sel == k[SW-1:0])", "if (sel <= k[SW-1:0])", "crossbar column: the last input at or above the select taken"),
 ]
 
 # Generation rules: (regex, replacement, name). Spaces around binary operators keep reductions
