@@ -8,6 +8,7 @@ rtl/lcan_offsets.v
 rtl/lcan_route.v
 rtl/lcan_fifo.v
 rtl/lcan_flood_queue.v
+rtl/lcan_xbar_col.v
 rtl/lcan_switch_circuit.v
 rtl/lcan_switch_packet.v
 rtl/lcan_switch.v

@@ -683,6 +683,16 @@ module lcan_switch #(
     wire [P-1:0]    wr = out_valid | fl_send;
     wire [P*P-1:0]  data_sel;
     wire [P-1:0]    data_wr;
+    // Circuit mode up to CBIN_MAX ports: lcan_switch_circuit builds the crossbar instead (c_xbar),
+    // one binary column per output (lcan_xbar_col) selected by src_o or the allocator's winner,
+    // zeroed through the flit register's reset when o is not written. Measured on the iCE40
+    // (SYNTH_ECP5=0 scripts/synth/run-one.sh NAME OUT): the (2,2) switch pinned without
+    // observation 201 -> 181 LUT, 114.8 -> 116.6 MHz; above 4 ports the AND-OR form below stays
+    // (docs/synthesis.md 16: binary columns made the (4,4) switch 80.6 -> 64.8 MHz and the (8,8)
+    // larger).
+    localparam CBIN_MAX = 4;
+    localparam CBIN = CIRCUIT && (P <= CBIN_MAX);
+    wire [P*FW-1:0] c_xbar;
     reg  [P*FW-1:0] xbar_flit;
     reg  [P-1:0]    tx_valid_q, tx_valid_d;
     reg  [P*FW-1:0] tx_flit_q, tx_flit_d;
@@ -724,7 +734,7 @@ module lcan_switch #(
 
     always @* begin
         tx_valid_d = wr | data_wr;
-        tx_flit_d = xbar_flit;
+        tx_flit_d = CBIN ? c_xbar : xbar_flit;
     end
 
     always @(posedge clk) begin
@@ -742,8 +752,9 @@ module lcan_switch #(
     assign tx_valid = tx_valid_q;
     assign tx_flit = tx_flit_q;
 
-    // (circuit mode, flood queues, more than 8 ports: the AND-OR multiplexer, out_idx unused; out_src,
-    // the index gated to 0 without a winner, is read by the allocator's tests and proofs only)
+    // (circuit mode above CBIN_MAX ports, flood queues, more than 8 ports: the AND-OR multiplexer;
+    // out_idx is the packet binary crossbar's select; out_src, the index gated to 0 without a
+    // winner, is the circuit binary crossbar's (up to CBIN_MAX ports) and the allocator proofs')
     wire unused_out_src = &{1'b0, out_src, out_idx};
 
     // ---------------------------------------------------------------- counters (spec 9)
@@ -828,7 +839,9 @@ module lcan_switch #(
             lcan_switch_circuit #(
                 .P   (P),
                 .SW  (SW),
-                .FW  (FW)
+                .FW  (FW),
+                .BIN (CBIN),
+                .D   (D)
             ) u_circuit (
                 .clk       (clk),
                 .rst       (rst),
@@ -843,6 +856,9 @@ module lcan_switch #(
                 .avail     (avail),
                 .data_wr   (data_wr),
                 .data_sel  (data_sel),
+                .out_valid (out_valid),
+                .out_src   (out_src),
+                .xbar      (c_xbar),
                 .dbg       (dbg_view)
             );
             for (i = 0; i < P; i = i + 1) begin : g_served
@@ -893,6 +909,7 @@ module lcan_switch #(
             );
             assign data_wr = {P{1'b0}};
             assign data_sel = {(P*P){1'b0}};
+            assign c_xbar = {(P*FW){1'b0}};
             wire unused_ok = &{1'b0, clear};
         end
     endgenerate

@@ -3,10 +3,12 @@
 // input as the input's candidate; avail_o = ~set_o. From the allocator's grants it sets up the new
 // crosspoints; a valid data flit (head = 0) on input i is copied to every output o with set_o = 1
 // and src_o = i: data_sel[o*P + i] selects it in lcan_switch's one crossbar per output, which
-// headers share (data_wr[o] = |data_sel[o*P +: P]). The ack
+// headers share (data_wr[o] = |data_sel[o*P +: P]); with BIN = 1 (lcan_switch: up to 4 ports) the
+// crossbar is built here instead, one binary lcan_xbar_col per output selected by src_o or the
+// allocator's winner out_src_o (xbar). The ack
 // register of input i becomes the OR of the acks arriving on the outputs connected to it. Reset and
 // clear zero set, src and acks. Timing: set/src/ack are registers; rx_ret and dbg come from them;
-// cand_*, avail, data_* are combinational from rx and the registers.
+// cand_*, avail, data_*, xbar are combinational from rx, the allocator's result and the registers.
 `default_nettype none
 
 module lcan_switch_circuit #(
@@ -15,7 +17,12 @@ module lcan_switch_circuit #(
     // width of a local port index (<= 7)
     parameter SW = 2,
     // flit width without valid (spec 3)
-    parameter FW = 8
+    parameter FW = 8,
+    // 1: the crossbar is built here, binary (xbar; data_sel unused); 0: lcan_switch's AND-OR
+    // crossbar reads data_sel
+    parameter BIN = 0,
+    // downers (ports 0..D-1)
+    parameter D = P
 ) (
     input  wire            clk,
     input  wire            rst,
@@ -31,6 +38,11 @@ module lcan_switch_circuit #(
     output wire [P-1:0]    avail,
     output wire [P-1:0]    data_wr,
     output wire [P*P-1:0]  data_sel,
+    // the allocator's result per output (a header from input out_src_o), for the binary crossbar
+    input  wire [P-1:0]    out_valid,
+    input  wire [P*SW-1:0] out_src,
+    // BIN = 1: the next value of every output flit register (0 when o is not written)
+    output wire [P*FW-1:0] xbar,
     output wire [P*8-1:0]  dbg
 );
     localparam HEAD_BIT = FW - 1;
@@ -70,6 +82,40 @@ module lcan_switch_circuit #(
     end
     assign data_wr = data_wr_r;
     assign data_sel = data_sel_r;
+
+    // BIN = 1: output o's column as a binary multiplexer (lcan_xbar_col), select src_o when set_o
+    // (data) else the allocator's winner out_src_o (a header; out_src_o is 0 when o is set, since
+    // avail_o = 0 then), 0 when o is not written. A downer output selects among all P inputs, an
+    // upper output among the D downers only: a header reaches an upper only from a downer (class
+    // UP is asked by downers), so from reset src_o < D on every upper output. (The AND-OR crossbar
+    // of BIN = 0 would still copy an upper input's data to an upper output in a state with
+    // src_o >= D, which reset never reaches: the two are equal from reset, not from every state,
+    // so scripts/prove-switch.sh proves the circuit shapes with BOUND.) Measured: docs/synthesis.md
+    // 1's (2,2) circuit switch, pinned, no observation, 201 -> 181 LUT.
+    genvar gx;
+    generate
+        if (BIN != 0) begin : g_bin
+            for (gx = 0; gx < P; gx = gx + 1) begin : g_col
+                localparam K = (gx < D) ? P : D;
+                wire [SW-1:0] s = (src_q[gx*SW +: SW] & {SW{set_q[gx]}}) | out_src[gx*SW +: SW];
+                wire          w = out_valid[gx] | data_wr_r[gx];
+                wire [FW-1:0] col;
+                lcan_xbar_col #(
+                    .K (K),
+                    .SW(SW),
+                    .W (FW)
+                ) u_col (
+                    .sel    (s),
+                    .flit_in(rx_flit[0 +: K*FW]),
+                    .flit   (col)
+                );
+                assign xbar[gx*FW +: FW] = w ? col : {FW{1'b0}};
+            end
+        end else begin : g_nbin
+            assign xbar = {(P*FW){1'b0}};
+            wire unused_bin = &{1'b0, out_valid, out_src};
+        end
+    endgenerate
 
     // new crosspoints from the grants; acks ORed back over the existing crosspoints
     always @* begin

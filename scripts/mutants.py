@@ -102,6 +102,9 @@ MUTANTS = [
     (50, "lcan_alloc.v", "w = to_idx((rr + P - 1) % P);", "w = to_idx(rr);", "allocator pick form: the last requester of the scan (taken without a test) gets the first's index (killed by make prove-alloc's PICK_P shapes, as 49)"),
     (51, "lcan_fifo.v", "if (rst || do_pop || (arrive && !push && empty))", "if (rst || do_pop)", "one-entry FIFO: a flit consumed through the bypass is kept as an entry"),
     (52, "lcan_alloc.v", "assign req_gnt[i] = |by;", "assign req_gnt[i] = 1'b0;", "allocator: req_gnt never set (a granted candidate is not consumed)"),
+    (70, "lcan_switch_circuit.v", "wire [SW-1:0] s = (src_q[gx*SW +: SW] & {SW{set_q[gx]}}) | out_src[gx*SW +: SW];", "wire [SW-1:0] s = out_src[gx*SW +: SW];", "circuit binary crossbar: data selected by the (idle) allocator, not the circuit's source"),
+    (71, "lcan_switch_circuit.v", "assign xbar[gx*FW +: FW] = w ? col : {FW{1'b0}};", "assign xbar[gx*FW +: FW] = col;", "circuit binary crossbar: an output not written carries a flit, not 0"),
+    (72, "lcan_xbar_col.v", "if (sel == k[SW-1:0])", "if (sel <= k[SW-1:0])", "crossbar column: the last input at or above the select taken"),
 ]
 
 # Generation rules: (regex, replacement, name). Spaces around binary operators keep reductions

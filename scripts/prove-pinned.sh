@@ -42,7 +42,7 @@ for net in "${NETS[@]}"; do
   if [ -n "$more" ]; then set -- $more; while [ $# -ge 2 ]; do prm="$prm -set $1 $2"; shift 2; done; fi
   elab() { # NAME EXTRA-CHPARAMS CONNECT
     echo "read_verilog -Irtl $src; chparam $prm $2 lcan_network; hierarchy -check -top lcan_network;"
-    echo "proc; flatten; memory -nomap; memory_map; opt_clean;"
+    echo "proc; setattr -mod -unset keep_hierarchy; flatten; memory -nomap; memory_map; opt_clean;"
     echo "rename -hide w:* x:* w:*_q w:*mem_q* %u %u w:seed %u %d; delete -port w:seed; $3"
     echo "rename -top $1; design -stash $1;"
   }

@@ -60,11 +60,12 @@ SHAPES=(
 )
 elab() { # DIR NAME PARAMS -> yosys commands elaborating DIR's lcan_switch as module NAME
   local rd="" p="" k v
-  for f in $files; do rd="$rd $1/$f"; done
+  # (a cell the revision does not have yet, e.g. one added since, is left out of its elaboration)
+  for f in $files; do [ ! -f "$1/$f" ] || rd="$rd $1/$f"; done
   set -- "$1" "$2" $3
   local dir=$1 name=$2; shift 2
   while [ $# -ge 2 ]; do p="$p -chparam $1 $2"; shift 2; done
-  echo "read_verilog -DYOSYS -I$dir $rd; hierarchy -top lcan_switch $p; proc; flatten; memory -nomap;"
+  echo "read_verilog -DYOSYS -I$dir $rd; hierarchy -top lcan_switch $p; proc; setattr -mod -unset keep_hierarchy; flatten; memory -nomap;"
   echo "memory_map; opt_clean; rename -hide w:* x:* w:*_q w:*mem_q* %u %u %d; rename lcan_switch $name;"
   echo "design -stash $name;"
 }
