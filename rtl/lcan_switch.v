@@ -77,8 +77,8 @@ module lcan_switch #(
     parameter [31:0] ROW_V = 32'd0,
     parameter PIN_SEED = 0,
     parameter [31:0] SEED_V = 32'd0,
-    // 1 (default): the offsets and sigma are read from the LFSR state where they are bit fields of
-    // it (PLAIN_OFS below); 0: registered everywhere. The behaviour is the same
+    // 1 (default): in packet mode the offsets and sigma are read from the LFSR state where they are
+    // bit fields of it (PLAIN_OFS below); 0: registered everywhere. The behaviour is the same
     // (scripts/prove-plain-offsets.sh); make prove-switch proves the switch with 0 against a revision
     parameter PLAIN_OFFSETS = 1
 ) (
@@ -236,13 +236,16 @@ module lcan_switch #(
     // early) but not read, and synthesis removes them. Measured on the iCE40, (2,2) unicast-only held
     // switch (sw-2-2-w8-packet-noobs-d1-pinned-uni-held, with the allocator and FIFO forms of this
     // revision): 158 LUT / 100 FF plain, 167 LUT / 102 FF registered.
+    // Packet mode only: in circuit mode the plain form saves 2 LUT but lengthens the path from the
+    // LFSR through the allocator into the crossbar's select (sw-2-2-w8-circuit-noobs-pinned, HX8K,
+    // seeds 1 / 2 / 3: 97.5 / 109.8 / 106.0 MHz plain, 112.5 / 108.4 / 116.6 registered).
     function pow2;
         input integer x;
         begin
             pow2 = (x >= 1) && ((x & (x - 1)) == 0);
         end
     endfunction
-    localparam PLAIN_OFS = (PLAIN_OFFSETS != 0) && pow2(P) && pow2(P_DN) && (U == 0 || pow2(U)) &&
+    localparam PLAIN_OFS = (PLAIN_OFFSETS != 0) && !CIRCUIT && pow2(P) && pow2(P_DN) && (U == 0 || pow2(U)) &&
                            (SIGMA == 0 || U == 2);
     wire [SW-1:0]      r_in = PLAIN_OFS ? r_in_p : r_in_q;
     wire [SW-1:0]      r_up = PLAIN_OFS ? r_up_p : r_up_q;
