@@ -41,7 +41,13 @@ module lcan_alloc #(
     // winner is the first class requester at or after r_in, one priority chain per value of r_in
     // (a case on r_in) giving the winner's index directly; 0 (default): never (see lcan_switch for
     // where it is used, and the measurements)
-    parameter PICK_P = 0
+    parameter PICK_P = 0,
+    // P <= FLAT_P (and P > PICK_P): a group of one output takes the flat form, class and broadcast
+    // requesters alike: the winner is the first requester at or after r_in, requester i wins when
+    // it requests, the output is free and no requester precedes it (per value of r_in a constant
+    // set of predecessors), the winner's index one priority chain per value of r_in; 0 (default):
+    // never (see lcan_switch for where it is used, and the measurements)
+    parameter FLAT_P = 0
 ) (
     // requester i's class: bit i*G + x DOWN(x), bit i*G + M UP (G = M + (U > 0))
     input  wire [(M*PDN+U)*(M+((U>0)?1:0))-1:0] req_cls,
@@ -242,7 +248,35 @@ module lcan_alloc #(
                 assign mx[k*P +: P] = cls & eqx;
             end
 
-            if (!VIRT) begin : g_fixed
+            if (!VIRT && K == 1 && P > PICK_P && P <= FLAT_P) begin : g_flat
+            // a single output goes to the first requester in rotated order, whatever its kind: a
+            // class requester takes it when no requester precedes it, and so does the first
+            // broadcast (spec 6's loop; the ranks of g_fixed reduce to this for K = 1)
+            wire [P-1:0] req = cls | spc;
+            reg  [P-1:0] pre;
+            reg  [SW-1:0] w;
+            integer      rr, j, ii;
+            always @* begin
+                pre = {P{1'b0}};
+                w = {SW{1'b0}};
+                for (rr = 0; rr < P; rr = rr + 1)
+                    if (r_in == to_idx(rr)) begin
+                        for (ii = 0; ii < P; ii = ii + 1)
+                            for (j = 0; j < P; j = j + 1)
+                                if ((j + P - rr) % P < (ii + P - rr) % P)
+                                    pre[ii] = pre[ii] | req[j];
+                        w = to_idx((rr + P - 1) % P);
+                        for (j = P - 2; j >= 0; j = j - 1)
+                            if (req[(rr + j) % P])
+                                w = to_idx((rr + j) % P);
+                    end
+            end
+            assign sel[BASE*P +: P] = free[0] ? (req & ~pre) : {P{1'b0}};
+            assign idx[BASE*SW +: SW] = w;
+            assign gr[g*P +: P] = sel[BASE*P +: P];
+            // (no ranks, positions or first broadcast here)
+            wire unused_flat = &{1'b0, m, mx, first, b0, free_x};
+            end else if (!VIRT) begin : g_fixed
             // m0: the class taker of output 0 (the requester whose rank is its position); in the pick
             // form the first class requester from r_in, w its index (a one-output group)
             wire [P-1:0]  m0;

@@ -638,13 +638,15 @@ module lcan_switch #(
             // the broadcast's claim on output 0 still needs the ranks), and so is the (4,4) unicast
             // switch (P = 8: 968 against 891)
             localparam PICK_P = (!CIRCUIT && UNICAST_ONLY != 0) ? 4 : 0;
+            localparam FLAT_P = (!CIRCUIT && UNICAST_ONLY == 0) ? 4 : 0;
             lcan_alloc #(
                 .M  (M_L),
                 .PDN(P_DN),
                 .U  (U),
                 .SW (SW),
                 .UP_CHOICE(UP_CHOICE),
-                .PICK_P   (PICK_P)
+                .PICK_P   (PICK_P),
+                .FLAT_P   (FLAT_P)
             ) u_alloc (
                 .req_cls  (req_cls),
                 .req_spc  (req_spc),
