@@ -127,6 +127,8 @@ module lcan_alloc #(
     wire [P*P-1:0]  sel;
     wire [P*SW-1:0] idx;
     wire [G*P-1:0]  gr;
+    // ovw: per output "granted" (the OR of sel, or in the flat forms written from the requests)
+    wire [P-1:0]    ovw;
 
 
     // an integer as a port index (constant functions' results, loop indices)
@@ -260,7 +262,7 @@ module lcan_alloc #(
                 pre = {P{1'b0}};
                 w = {SW{1'b0}};
                 for (rr = 0; rr < P; rr = rr + 1)
-                    if (r_in == to_idx(rr)) begin
+                    if (r_in == to_idx(rr) || (rr == 0 && r_in >= P)) begin
                         for (ii = 0; ii < P; ii = ii + 1)
                             for (j = 0; j < P; j = j + 1)
                                 if ((j + P - rr) % P < (ii + P - rr) % P)
@@ -272,6 +274,7 @@ module lcan_alloc #(
                     end
             end
             assign sel[BASE*P +: P] = free[0] ? (req & ~pre) : {P{1'b0}};
+            assign ovw[BASE] = free[0] & (|req);
             assign idx[BASE*SW +: SW] = w;
             assign gr[g*P +: P] = sel[BASE*P +: P];
             // (no ranks, positions or first broadcast here)
@@ -328,6 +331,9 @@ module lcan_alloc #(
                                                   bc_won ? mx[k*P +: P] : m[k*P +: P];
                 end
             end
+            for (k = 0; k < K; k = k + 1) begin : g_ov
+                assign ovw[BASE+k] = |sel[(BASE+k)*P +: P];
+            end
             // the requesters this group grants: the OR of its outputs' selections
             reg [P-1:0] gr_or;
             integer     ko;
@@ -339,6 +345,59 @@ module lcan_alloc #(
             assign gr[g*P +: P] = gr_or;
             // output 0 is never matched against the count without itself
             wire unused_ok = &{1'b0, mx[0 +: P], b0};
+            end else if (VIRT && K == 2 && P > PICK_P && P <= FLAT_P) begin : g_flat2
+            // two uppers scanned in sigma order (up_perm[0]: sigma[0] = 0, upper 0 first), the
+            // broadcasts' output physical upper 0: spec 6's loop written out per value of r_in
+            // (requesters in constant order) in physical outputs
+            reg [P-1:0] s0, s1;
+            reg         t0, t1;
+            integer     rr, j, ii;
+            always @* begin
+                s0 = {P{1'b0}};
+                s1 = {P{1'b0}};
+                t0 = 1'b0;
+                t1 = 1'b0;
+                for (rr = 0; rr < P; rr = rr + 1)
+                    if (r_in == to_idx(rr) || (rr == 0 && r_in >= P)) begin
+                        t0 = ~avail[BASE];
+                        t1 = ~avail[BASE + 1];
+                        for (j = 0; j < P; j = j + 1) begin
+                            ii = (rr + j) % P;
+                            if (cls[ii]) begin
+                                if (up_perm[0]) begin
+                                    if (!t0) begin
+                                        s0[ii] = 1'b1;
+                                        t0 = 1'b1;
+                                    end else if (!t1) begin
+                                        s1[ii] = 1'b1;
+                                        t1 = 1'b1;
+                                    end
+                                end else begin
+                                    if (!t1) begin
+                                        s1[ii] = 1'b1;
+                                        t1 = 1'b1;
+                                    end else if (!t0) begin
+                                        s0[ii] = 1'b1;
+                                        t0 = 1'b1;
+                                    end
+                                end
+                            end else if (spc[ii] && !t0) begin
+                                s0[ii] = 1'b1;
+                                t0 = 1'b1;
+                            end
+                        end
+                    end
+            end
+            assign sel[BASE*P +: P] = s0;
+            assign sel[(BASE+1)*P +: P] = s1;
+            assign ovw[BASE +: 2] = {|s1, |s0};
+            for (k = 0; k < K; k = k + 1) begin : g_ienc
+                for (b = 0; b < SW; b = b + 1) begin : g_b
+                    assign idx[(BASE+k)*SW + b] = |(sel[(BASE+k)*P +: P] & idx_bit(b));
+                end
+            end
+            assign gr[g*P +: P] = s0 | s1;
+            wire unused_flat2 = &{1'b0, m, mx, first, b0, free, free_x, up_perm};
             end else begin : g_perm
                 // the same with the broadcast output at virtual position b0 (one-hot): mb0, the
                 // class requester whose rank is b0's position
@@ -370,6 +429,7 @@ module lcan_alloc #(
                         end
                     end
                     assign sel[(BASE+k)*P +: P] = g_q[K-1].acc;
+                    assign ovw[BASE+k] = |g_q[K-1].acc;
                     for (b = 0; b < SW; b = b + 1) begin : g_ienc
                         assign idx[(BASE+k)*SW + b] = |(sel[(BASE+k)*P +: P] & idx_bit(b));
                     end
@@ -392,7 +452,7 @@ module lcan_alloc #(
             for (i = 0; i < P; i = i + 1) begin : g_t
                 assign grant[i*P + k] = sel[k*P + i];
             end
-            assign out_valid[k] = |sel[k*P +: P];
+            assign out_valid[k] = ovw[k];
             for (b = 0; b < SW; b = b + 1) begin : g_enc
                 assign out_src[k*SW + b] = |(sel[k*P +: P] & idx_bit(b));
             end

@@ -250,7 +250,7 @@ prove-alloc:
 # reset never reaches; ONLY=NAME,NAME: those shapes alone)
 REV ?= HEAD
 prove-switch:
-	@YOSYS=$(YOSYS) BOUND=$(BOUND) ONLY=$(ONLY) LOGDIR=$(BUILD)/prove-switch bash scripts/prove-switch.sh $(REV)
+	@YOSYS=$(YOSYS) BOUND=$(BOUND) ONLY=$(ONLY) PLAIN=$(PLAIN) LOGDIR=$(BUILD)/prove-switch bash scripts/prove-switch.sh $(REV)
 
 # lcan_network built for synthesis (PIN_STRAPS = 1, FIXED_SEED = 1, SEED) proven equal (yosys
 # equiv_*, ports and registers) to the simulators' network with its seed input tied to SEED, on 4

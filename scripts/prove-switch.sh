@@ -11,7 +11,8 @@
 # every output equal on the N ticks after a reset tick, any inputs), for a change that adds state
 # the pairs of registers cannot express (docs/synthesis.md 15: sigma drawn a step ahead).
 # Usage: scripts/prove-switch.sh [REV] (REV: a git revision, default HEAD; YOSYS, SEQ=2, BOUND settable;
-# ONLY=NAME,NAME proves those shapes alone)
+# ONLY=NAME,NAME proves those shapes alone; PLAIN=1 proves the default PLAIN_OFFSETS = 1 on both
+# sides instead of 0, see below)
 # lcan_switch's PLAIN_OFFSETS (offsets and sigma read from the LFSR state where they are bit fields
 # of it, instead of registered): the shapes are proven with PLAIN_OFFSETS = 0 on each side that has
 # the parameter (the registers pair by name), and then scripts/prove-plain-offsets.sh proves the
@@ -80,9 +81,15 @@ for s in "${SHAPES[@]}"; do
   t0=$(date +%s.%N)
   # the registered offsets (PLAIN_OFFSETS = 0) on the side that has the parameter: the plain ones
   # are proven equal to them below
+  # (PLAIN=1: both sides with their default, PLAIN_OFFSETS = 1, where the offsets and sigma are a
+  # function of the paired LFSR state: sigma is then a permutation in every state the induction
+  # starts from, which a registered up_perm_q of any value is not; lcan_alloc's flat form of two
+  # uppers, FLAT_P, equals the rank form for permutations only)
   pg=$prm; pt=$prm
-  ! grep -q 'parameter PLAIN_OFFSETS' "$old/lcan_switch.v" || pg="$prm PLAIN_OFFSETS 0"
-  ! grep -q 'parameter PLAIN_OFFSETS' rtl/lcan_switch.v || pt="$prm PLAIN_OFFSETS 0"
+  if [ "${PLAIN:-0}" = 0 ]; then
+    ! grep -q 'parameter PLAIN_OFFSETS' "$old/lcan_switch.v" || pg="$prm PLAIN_OFFSETS 0"
+    ! grep -q 'parameter PLAIN_OFFSETS' rtl/lcan_switch.v || pt="$prm PLAIN_OFFSETS 0"
+  fi
   "$prove" "$log" "$(elab "$old" gold "$pg") $(elab rtl gate "$pt")" || fail=1
   t1=$(date +%s.%N)
   printf 'prove-switch: %-16s vs %s: %s, %.1f s\n' "$name" "$REV" "$res" "$(echo "$t1 - $t0" | bc)"
