@@ -116,12 +116,11 @@ module lcan_switch_packet #(
                 assign cand_flit[g*FW +: FW] = empty ? rx_flit[g*FW +: FW] : head;
             end
 
-            always @* begin
-                if (consume[g])
-                    served_d = {P{1'b0}};
-                else
-                    served_d = (served_q | grant[g*P +: P]) & MASK;
-            end
+            // (an AND with ~consume, not a multiplexer to 0: yosys would fold that into the flip-flops'
+            // synchronous reset, rst | consume, and the late consume would then reach the set/reset
+            // pin, whose net is slower than a LUT input's on the iCE40)
+            always @*
+                served_d = (served_q | grant[g*P +: P]) & MASK & {P{~consume[g]}};
 
             // (reset is applied in the register blocks, not in the next-state logic: see
             // lcan_switch's header)
