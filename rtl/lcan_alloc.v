@@ -141,6 +141,18 @@ module lcan_alloc #(
         end
     endfunction
 
+    // output o is in a group of the flat forms (FLAT_P: g_flat, g_flat2 below)
+    function flat_out;
+        input integer o;
+        integer fg, fk;
+        begin
+            fg = (o < D) ? o / PDN : M;
+            fk = (fg < M) ? PDN : U;
+            flat_out = (P > PICK_P) && (P <= FLAT_P) &&
+                       ((!(PERM && fg == M) && fk == 1) || ((PERM && fg == M) && fk == 2));
+        end
+    endfunction
+
     genvar g, k, i, b;
     generate
         for (g = 0; g < G; g = g + 1) begin : g_grp
@@ -331,9 +343,8 @@ module lcan_alloc #(
                                                   bc_won ? mx[k*P +: P] : m[k*P +: P];
                 end
             end
-            for (k = 0; k < K; k = k + 1) begin : g_ov
-                assign ovw[BASE+k] = |sel[(BASE+k)*P +: P];
-            end
+            // (out_valid is the OR of sel for this group: ovw is not used)
+            assign ovw[BASE +: K] = {K{1'b0}};
             // the requesters this group grants: the OR of its outputs' selections
             reg [P-1:0] gr_or;
             integer     ko;
@@ -429,7 +440,7 @@ module lcan_alloc #(
                         end
                     end
                     assign sel[(BASE+k)*P +: P] = g_q[K-1].acc;
-                    assign ovw[BASE+k] = |g_q[K-1].acc;
+                    assign ovw[BASE+k] = 1'b0;
                     for (b = 0; b < SW; b = b + 1) begin : g_ienc
                         assign idx[(BASE+k)*SW + b] = |(sel[(BASE+k)*P +: P] & idx_bit(b));
                     end
@@ -452,7 +463,12 @@ module lcan_alloc #(
             for (i = 0; i < P; i = i + 1) begin : g_t
                 assign grant[i*P + k] = sel[k*P + i];
             end
-            assign out_valid[k] = ovw[k];
+            if (flat_out(k)) begin : g_ovf
+                assign out_valid[k] = ovw[k];
+            end else begin : g_ovs
+                assign out_valid[k] = |sel[k*P +: P];
+                wire unused_ovw = &{1'b0, ovw[k]};
+            end
             for (b = 0; b < SW; b = b + 1) begin : g_enc
                 assign out_src[k*SW + b] = |(sel[k*P +: P] & idx_bit(b));
             end
