@@ -24,7 +24,9 @@ module lcan_fifo #(
     // width of the occupancy count (clog2(DEPTH + 1))
     parameter CW = 3,
     // 1: the entry is read from din, which the sender holds (DEPTH = 1; see above)
-    parameter HELD = 0
+    parameter HELD = 0,
+    // DEPTH = 1: 1 = the count is cleared through its data input, not its synchronous reset (below)
+    parameter LATE_POP = 0
 ) (
     input  wire             clk,
     input  wire             rst,
@@ -90,11 +92,27 @@ module lcan_fifo #(
             // (DEPTH-1 (2,2) rows of scripts/synth/configs.tsv, LUT / MHz): -pinned-uni-held 158 /
             // 128.8 against 163 / 117.0, -pinned 301 / 74.9 against 314 / 68.9, -pinned-held 260 /
             // 84.1 against 253 / 76.5
-            always @(posedge clk)
-                if (rst || do_pop || (arrive && !push && empty))
-                    cnt_q <= {CW{1'b0}};
-                else
-                    cnt_q <= (empty && !arrive) ? {CW{1'b0}} : CNT_ONE;
+            // LATE_POP = 1 (lcan_switch's packet switches with broadcasts, where pop and push come
+            // last, behind the served sets): the same next value as the AND of "holds or receives a
+            // flit" and "not popped, not consumed through the bypass", only rst on the flip-flops'
+            // reset; yosys would otherwise fold the pop into that synchronous reset, and the late
+            // pop would reach the set/reset pin, whose net is slower than a LUT input's on the iCE40.
+            // Measured (SYNTH_ECP5=0 scripts/synth/run-one.sh NAME OUT, seeds 1 / 2 / 3):
+            // sw-2-2-w8-packet-noobs-d1-pinned-held 210 LUT, 100.4 / 103.3 / 105.0 MHz with the
+            // reset form, 210 LUT, 106.8 / 116.1 / 115.6 MHz with this one; tried for every switch,
+            // it cost the unicast-only -uni-held row 3 LUT (161 against 158), so lcan_switch sets it
+            // for held links with broadcasts only
+            if (LATE_POP != 0) begin : g_late
+                wire keep = ~(do_pop | (arrive & ~push & empty)) & (~empty | arrive);
+                always @(posedge clk)
+                    cnt_q <= rst ? {CW{1'b0}} : (keep ? CNT_ONE : {CW{1'b0}});
+            end else begin : g_rst
+                always @(posedge clk)
+                    if (rst || do_pop || (arrive && !push && empty))
+                        cnt_q <= {CW{1'b0}};
+                    else
+                        cnt_q <= (empty && !arrive) ? {CW{1'b0}} : CNT_ONE;
+            end
             wire unused_cnt_d = &{1'b0, cnt_d};
         end else begin : g_cnt
             always @(posedge clk)

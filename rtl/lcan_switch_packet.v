@@ -42,7 +42,9 @@ module lcan_switch_packet #(
     parameter QAW = 1,
     parameter QCW = 1,
     // inputs whose FIFO entry is held by the sender (DEPTH = 1 only; see above)
-    parameter [P-1:0] HOLD = {P{1'b0}}
+    parameter [P-1:0] HOLD = {P{1'b0}},
+    // 1: the one-entry FIFOs' counts cleared through their data input (lcan_fifo LATE_POP)
+    parameter LATE_POP = 0
 ) (
     input  wire            clk,
     input  wire            rst,
@@ -93,7 +95,8 @@ module lcan_switch_packet #(
                 .DEPTH(DEPTH),
                 .AW   (AW),
                 .CW   (CW),
-                .HELD (HOLD[g] ? 1 : 0)
+                .HELD (HOLD[g] ? 1 : 0),
+                .LATE_POP(LATE_POP)
             ) u_fifo (
                 .clk  (clk),
                 .rst  (rst),
