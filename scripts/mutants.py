@@ -105,6 +105,12 @@ MUTANTS = [
     (70, "lcan_switch_circuit.v", "wire [SW-1:0] s = (src_q[gx*SW +: SW] & {SW{set_q[gx]}}) | out_src[gx*SW +: SW];", "wire [SW-1:0] s = out_src[gx*SW +: SW];", "circuit binary crossbar: data selected by the (idle) allocator, not the circuit's source"),
     (71, "lcan_switch_circuit.v", "assign xbar[gx*FW +: FW] = w ? col : {FW{1'b0}};", "assign xbar[gx*FW +: FW] = col;", "circuit binary crossbar: an output not written carries a flit, not 0"),
     (72, "lcan_xbar_col.v", "if (sel == k[SW-1:0])", "if (sel <= k[SW-1:0])", "crossbar column: the last input at or above the select taken"),
+    (73, "lcan_alloc.v", "if ((j + P - rr) % P < (ii + P - rr) % P)", "if ((j + P - rr) % P > (ii + P - rr) % P)", "allocator flat form (broadcast switches, P <= 4): a one-output group goes to the last requester in rotated order, not the first"),
+    (74, "lcan_alloc.v", "end else if (spc[ii] && !t0) begin", "end else if (spc[ii]) begin", "allocator flat form of two uppers: a broadcast takes upper 0 also when a class requester took it before"),
+    (75, "lcan_alloc.v", "if (up_perm[0]) begin", "if (1'b1) begin", "allocator flat form of two uppers: class UP scans upper 0 first whatever sigma is"),
+    (76, "lcan_alloc.v", "assign ovw[BASE] = free[0] & (|req);", "assign ovw[BASE] = |req;", "allocator flat form: an output without credit is written when requested"),
+    (77, "lcan_fifo.v", "wire keep = ~(do_pop | (arrive & ~push & empty)) & (~empty | arrive);", "wire keep = ~do_pop & (~empty | arrive);", "one-entry FIFO, LATE_POP (held links with broadcasts): a flit consumed through the bypass is kept as an entry"),
+    (78, "lcan_switch_packet.v", "served_d = (served_q | grant[g*P +: P]) & MASK & {P{~consume[g]}};", "served_d = (served_q | grant[g*P +: P]) & MASK;", "packet: served not cleared when the candidate is consumed (the next broadcast of that input skips outputs)"),
 ]
 
 # Generation rules: (regex, replacement, name). Spaces around binary operators keep reductions
