@@ -265,7 +265,8 @@ module lcan_alloc #(
             if (!VIRT && K == 1 && P > PICK_P && P <= FLAT_P) begin : g_flat
             // a single output goes to the first requester in rotated order, whatever its kind: a
             // class requester takes it when no requester precedes it, and so does the first
-            // broadcast (spec 6's loop; the ranks of g_fixed reduce to this for K = 1)
+            // broadcast (spec 6's loop; the ranks of g_fixed reduce to this for K = 1); an r_in >= P
+            // (never presented: spec 5's offsets are reduced) acts as 0, as ge_in does in the rank form
             wire [P-1:0] req = cls | spc;
             reg  [P-1:0] pre;
             reg  [SW-1:0] w;
@@ -274,7 +275,7 @@ module lcan_alloc #(
                 pre = {P{1'b0}};
                 w = {SW{1'b0}};
                 for (rr = 0; rr < P; rr = rr + 1)
-                    if (r_in == to_idx(rr) || (rr == 0 && r_in >= P)) begin
+                    if (r_in == to_idx(rr) || (rr == 0 && !ge_in[P-1])) begin
                         for (ii = 0; ii < P; ii = ii + 1)
                             for (j = 0; j < P; j = j + 1)
                                 if ((j + P - rr) % P < (ii + P - rr) % P)
@@ -362,38 +363,37 @@ module lcan_alloc #(
             // (requesters in constant order) in physical outputs
             reg [P-1:0] s0, s1;
             reg         t0, t1;
-            integer     rr, j, ii;
+            integer     rr, j;
             always @* begin
                 s0 = {P{1'b0}};
                 s1 = {P{1'b0}};
                 t0 = 1'b0;
                 t1 = 1'b0;
                 for (rr = 0; rr < P; rr = rr + 1)
-                    if (r_in == to_idx(rr) || (rr == 0 && r_in >= P)) begin
+                    if (r_in == to_idx(rr) || (rr == 0 && !ge_in[P-1])) begin
                         t0 = ~avail[BASE];
                         t1 = ~avail[BASE + 1];
                         for (j = 0; j < P; j = j + 1) begin
-                            ii = (rr + j) % P;
-                            if (cls[ii]) begin
+                            if (cls[(rr + j) % P]) begin
                                 if (up_perm[0]) begin
                                     if (!t0) begin
-                                        s0[ii] = 1'b1;
+                                        s0[(rr + j) % P] = 1'b1;
                                         t0 = 1'b1;
                                     end else if (!t1) begin
-                                        s1[ii] = 1'b1;
+                                        s1[(rr + j) % P] = 1'b1;
                                         t1 = 1'b1;
                                     end
                                 end else begin
                                     if (!t1) begin
-                                        s1[ii] = 1'b1;
+                                        s1[(rr + j) % P] = 1'b1;
                                         t1 = 1'b1;
                                     end else if (!t0) begin
-                                        s0[ii] = 1'b1;
+                                        s0[(rr + j) % P] = 1'b1;
                                         t0 = 1'b1;
                                     end
                                 end
-                            end else if (spc[ii] && !t0) begin
-                                s0[ii] = 1'b1;
+                            end else if (spc[(rr + j) % P] && !t0) begin
+                                s0[(rr + j) % P] = 1'b1;
                                 t0 = 1'b1;
                             end
                         end

@@ -106,7 +106,7 @@ MUTANTS = [
     (71, "lcan_switch_circuit.v", "assign xbar[gx*FW +: FW] = w ? col : {FW{1'b0}};", "assign xbar[gx*FW +: FW] = col;", "circuit binary crossbar: an output not written carries a flit, not 0"),
     (72, "lcan_xbar_col.v", "if (sel == k[SW-1:0])", "if (sel <= k[SW-1:0])", "crossbar column: the last input at or above the select taken"),
     (73, "lcan_alloc.v", "if ((j + P - rr) % P < (ii + P - rr) % P)", "if ((j + P - rr) % P > (ii + P - rr) % P)", "allocator flat form (broadcast switches, P <= 4): a one-output group goes to the last requester in rotated order, not the first"),
-    (74, "lcan_alloc.v", "end else if (spc[ii] && !t0) begin", "end else if (spc[ii]) begin", "allocator flat form of two uppers: a broadcast takes upper 0 also when a class requester took it before"),
+    (74, "lcan_alloc.v", "end else if (spc[(rr + j) % P] && !t0) begin", "end else if (spc[(rr + j) % P]) begin", "allocator flat form of two uppers: a broadcast takes upper 0 also when a class requester took it before"),
     (75, "lcan_alloc.v", "if (up_perm[0]) begin", "if (1'b1) begin", "allocator flat form of two uppers: class UP scans upper 0 first whatever sigma is"),
     (76, "lcan_alloc.v", "assign ovw[BASE] = free[0] & (|req);", "assign ovw[BASE] = |req;", "allocator flat form: an output without credit is written when requested"),
     (77, "lcan_fifo.v", "wire keep = ~(do_pop | (arrive & ~push & empty)) & (~empty | arrive);", "wire keep = ~do_pop & (~empty | arrive);", "one-entry FIFO, LATE_POP (held links with broadcasts): a flit consumed through the bypass is kept as an entry"),
