@@ -247,7 +247,8 @@ prove-alloc:
 # lcan_switch of the working tree proven equal (yosys equiv_*, ports and registers) to that of git
 # revision REV (default HEAD) on 12 shapes/modes: the check for a restructuring of the switch
 # (BOUND=N: bounded, from reset, N ticks; for a change that adds state or differs only in states
-# reset never reaches; ONLY=NAME,NAME: those shapes alone)
+# reset never reaches; ONLY=NAME,NAME: those shapes alone; PLAIN=1: both sides with plain offsets,
+# PLAIN_OFFSETS = 1, so that sigma is a permutation in every state the induction starts from)
 REV ?= HEAD
 prove-switch:
 	@YOSYS=$(YOSYS) BOUND=$(BOUND) ONLY=$(ONLY) PLAIN=$(PLAIN) LOGDIR=$(BUILD)/prove-switch bash scripts/prove-switch.sh $(REV)
