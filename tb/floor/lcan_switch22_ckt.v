@@ -208,7 +208,7 @@ module lcan_switch22_ckt #(
             ack_q <= 4'd0;
             tx_valid_q <= 4'd0;
         end else begin
-            set_q <= set_q | {hw3, hw2, hw1, hw0};
+            set_q <= set_q | {any & (both | first3), any & (both | first2), |q1, |q0};
             ack_q <= ack_d;
             tx_valid_q <= wr;
         end

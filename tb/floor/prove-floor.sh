@@ -43,7 +43,7 @@ while [ $# -ge 2 ]; do chp="$chp -chparam $1 $2"; shift 2; done
 files=$(grep -v -e '^#' -e lcan_network.v rtl/lcan_network.f | tr '\n' ' ')
 gold="read_verilog -DYOSYS -Irtl $files; hierarchy -top lcan_switch $chp; proc; setattr -mod -unset keep_hierarchy; flatten; memory -nomap;
   memory_map; opt_clean;"
-gate="read_verilog -DYOSYS -Irtl rtl/lcan_lfsr.v $GATE; hierarchy -top $gtop $chp; proc;
+gate="read_verilog -DYOSYS -Irtl rtl/lcan_lfsr.v rtl/lcan_xbar_col.v $GATE; hierarchy -top $gtop $chp; proc; setattr -mod -unset keep_hierarchy;
   flatten; opt_clean;"
 case "$METHOD" in
   induct)
