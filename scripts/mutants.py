@@ -102,9 +102,11 @@ MUTANTS = [
     (50, "lcan_alloc.v", "w = to_idx((rr + P - 1) % P);", "w = to_idx(rr);", "allocator pick form: the last requester of the scan (taken without a test) gets the first's index (killed by make prove-alloc's PICK_P shapes, as 49)"),
     (51, "lcan_fifo.v", "if (rst || do_pop || (arrive && !push && empty))", "if (rst || do_pop)", "one-entry FIFO: a flit consumed through the bypass is kept as an entry"),
     (52, "lcan_alloc.v", "assign req_gnt[i] = |by;", "assign req_gnt[i] = 1'b0;", "allocator: req_gnt never set (a granted candidate is not consumed)"),
-    (70, "lcan_switch_circuit.v", "wire [SW-1:0] s = (src_q[gx*SW +: SW] & {SW{set_q[gx]}}) | out_src[gx*SW +: SW];", "wire [SW-1:0] s = out_src[gx*SW +: SW];", "circuit binary crossbar: data selected by the (idle) allocator, not the circuit's source"),
+    (70, "lcan_switch_circuit.v", "wire [SW-1:0] s = ((src_q[gx*SW +: SW] & {SW{set_q[gx]}}) | out_src[gx*SW +: SW]) &", "wire [SW-1:0] s = (out_src[gx*SW +: SW]) &", "circuit binary crossbar: data selected by the (idle) allocator, not the circuit's source"),
     (71, "lcan_switch_circuit.v", "assign xbar[gx*FW +: FW] = w ? col : {FW{1'b0}};", "assign xbar[gx*FW +: FW] = col;", "circuit binary crossbar: an output not written carries a flit, not 0"),
     (72, "lcan_xbar_col.v", "if (sel == k[SW-1:0])", "if (sel <= k[SW-1:0])", "crossbar column: the last input at or above the select taken"),
+    (73, "lcan_switch_circuit.v", "UMASK = (DSW >= SW || BIN == 0) ? {SW{1'b1}} : ((1 << DSW) - 1);", "UMASK = (DSW >= SW || BIN == 0) ? {SW{1'b1}} : ((1 << DSW) - 2);", "circuit binary crossbar: an upper output's src masked below the downers (a (2,2) switch's uppers always take input 0)"),
+    (74, "lcan_switch_circuit.v", "                src_q <= bsel;", "                src_q <= src_q;", "circuit without the debug view (src loaded with the select): src never loaded (killed by make prove-switch's circuit-*-noobs shapes and make test-floor; the lockstep benches keep the debug view)"),
 ]
 
 # Generation rules: (regex, replacement, name). Spaces around binary operators keep reductions

@@ -50,8 +50,7 @@ case "$METHOD" in
     case "$mode" in ckt-*)
     cc=g_circuit.u_circuit
     script="$gold cd lcan_switch;
-      rename u_lfsr.s_q x_s; rename r_in_q x_rin; rename g_sigma.up_perm_q x_perm;
-      rename g_sigma.sig_next_q x_permn; rename $cc.set_q x_set; rename $cc.src_q x_src;
+      rename u_lfsr.s_q x_s; rename $cc.set_q x_set; rename $cc.src_q x_src;
       expose w:x_*; cd ..; rename lcan_switch gold; design -stash gold;
       $gate cd $gtop; rename u_lfsr.s_q x_s; rename set_q x_set; rename src0_q x_src0;
       rename src1_q x_src1; rename src2_q x_src2; rename src3_q x_src3;
