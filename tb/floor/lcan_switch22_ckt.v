@@ -175,7 +175,7 @@ module lcan_switch22_ckt #(
     wire [1:0] sel1 = set_q[1] ? src1_q : w1;
     wire       sel2 = set_q[2] ? src2_q : w2;
     wire       sel3 = set_q[3] ? src3_q : w3;
-    wire [3:0] dw = {set_q[3] & dv[src3_q], set_q[2] & dv[src2_q], set_q[1] & dv[src1_q],
+    wire [3:0] dw = {set_q[3] & (src3_q ? dv[1] : dv[0]), set_q[2] & (src2_q ? dv[1] : dv[0]), set_q[1] & dv[src1_q],
                      set_q[0] & dv[src0_q]};
     wire [3:0] wr = {hw3, hw2, hw1, hw0} | dw;
 
@@ -241,7 +241,9 @@ module lcan_switch22_ckt #(
     assign cnt_drop = 32'd0;
     assign dbg = {(P*8){1'b0}};
 
-    wire unused_ok = &{1'b0, label, salt, seed, port_off, row_base, cfg_we, cfg_addr, cfg_row,
+    // (parameters lcan_switch ignores in circuit mode)
+    wire [31:0] unused_prm = DEPTH + CNT_W + UNICAST_ONLY + LINK_HOLD + PLAIN_OFFSETS;
+    wire unused_ok = &{1'b0, label, salt, seed, port_off, row_base, cfg_we, cfg_addr, cfg_row, unused_prm,
                        s, unused_lfsr_a, unused_lfsr_b, unused_lfsr_c, unused_lfsr_d, row_s};
 endmodule
 
