@@ -106,7 +106,7 @@ MUTANTS = [
     (71, "lcan_switch_circuit.v", "assign xbar[gx*FW +: FW] = w ? col : {FW{1'b0}};", "assign xbar[gx*FW +: FW] = col;", "circuit binary crossbar: an output not written carries a flit, not 0"),
     (72, "lcan_xbar_col.v", "if (sel == k[SW-1:0])", "if (sel <= k[SW-1:0])", "crossbar column: the last input at or above the select taken"),
     (73, "lcan_switch_circuit.v", "UMASK = (DSW >= SW || BIN == 0) ? {SW{1'b1}} : ((1 << DSW) - 1);", "UMASK = (DSW >= SW || BIN == 0) ? {SW{1'b1}} : ((1 << DSW) - 2);", "circuit binary crossbar: an upper output's src masked below the downers (a (2,2) switch's uppers always take input 0)"),
-    (74, "lcan_switch_circuit.v", "                src_q <= bsel;", "                src_q <= src_q;", "circuit without the debug view (src loaded with the select): src never loaded (killed by make prove-switch's circuit-*-noobs shapes and make test-floor; the lockstep benches keep the debug view)"),
+    (74, "lcan_switch_circuit.v", "                src_q <= bsel;", "                src_q <= src_q;", "circuit without the debug view (src loaded with the select): src never loaded (killed by make test-floor's circuit proof, a counterexample from reset; the lockstep benches keep the debug view)"),
 ]
 
 # Generation rules: (regex, replacement, name). Spaces around binary operators keep reductions
