@@ -236,16 +236,18 @@ module lcan_switch #(
     // early) but not read, and synthesis removes them. Measured on the iCE40, (2,2) unicast-only held
     // switch (sw-2-2-w8-packet-noobs-d1-pinned-uni-held, with the allocator and FIFO forms of this
     // revision): 158 LUT / 100 FF plain, 167 LUT / 102 FF registered.
-    // Packet mode only: in circuit mode the plain form saves 2 LUT but lengthens the path from the
-    // LFSR through the allocator into the crossbar's select (sw-2-2-w8-circuit-noobs-pinned, HX8K,
-    // seeds 1 / 2 / 3: 97.5 / 109.8 / 106.0 MHz plain, 112.5 / 108.4 / 116.6 registered).
+    // In circuit mode with the rank allocator the plain form saved 2 LUT but lengthened the path
+    // from the LFSR through the allocator into the crossbar's select (sw-2-2-w8-circuit-noobs-pinned,
+    // HX8K, seeds 1 / 2 / 3: 97.5 / 109.8 / 106.0 MHz plain, 112.5 / 108.4 / 116.6 registered); with
+    // the pick form there (lcan_alloc PICK_P, up to 4 ports) and lcan_switch_circuit's select-loaded
+    // src it is the smaller and not the slower (docs/synthesis.md 23, tb/floor/README.md).
     function pow2;
         input integer x;
         begin
             pow2 = (x >= 1) && ((x & (x - 1)) == 0);
         end
     endfunction
-    localparam PLAIN_OFS = (PLAIN_OFFSETS != 0) && !CIRCUIT && pow2(P) && pow2(P_DN) && (U == 0 || pow2(U)) &&
+    localparam PLAIN_OFS = (PLAIN_OFFSETS != 0) && pow2(P) && pow2(P_DN) && (U == 0 || pow2(U)) &&
                            (SIGMA == 0 || U == 2);
     wire [SW-1:0]      r_in = PLAIN_OFS ? r_in_p : r_in_q;
     wire [SW-1:0]      r_up = PLAIN_OFS ? r_up_p : r_up_q;
@@ -636,11 +638,13 @@ module lcan_switch #(
             // the one-entry FIFO form): sw-2-2-w8-packet-noobs-d1-pinned-uni-held 164 with it, 166
             // without; with broadcasts it is larger (-held 257 against 253, -pinned 340 against 305:
             // the broadcast's claim on output 0 still needs the ranks), and so is the (4,4) unicast
-            // switch (P = 8: 968 against 891)
-            localparam PICK_P = (!CIRCUIT && UNICAST_ONLY != 0) ? 4 : 0;
+            // switch (P = 8: 968 against 891). Circuit mode has no broadcasts: the pick form up to 4
+            // ports there too (sw-2-2-w8-circuit-noobs-pinned, docs/synthesis.md 23; 0 above 4 ports,
+            // where it has no effect, so that those switches' cells stay the same modules)
+            localparam PICK_P = ((CIRCUIT && P <= 4) || (!CIRCUIT && UNICAST_ONLY != 0)) ? 4 : 0;
             localparam FLAT_P = (!CIRCUIT && UNICAST_ONLY == 0) ? 4 : 0;
             // and the two uppers' pick form (lcan_alloc PICK_U) where the inputs are held links
-            // (LINK_HOLD). Measured on the iCE40 (LUT): sw-2-2-w8-packet-noobs-d1-pinned-uni-held
+            // (LINK_HOLD, packet mode). Measured on the iCE40 (LUT): sw-2-2-w8-packet-noobs-d1-pinned-uni-held
             // 158 -> 156, lcan-2-2-16-w8-packet-noobs-d1-pinned-uni-ce8 4,851 -> 4,749; without
             // held inputs larger (sw-2-2-w8-packet-noobs-d1-pinned-uni 240 -> 249)
             localparam PICK_U = HOLD_ON ? PICK_P : 0;
@@ -851,7 +855,7 @@ module lcan_switch #(
                 .P   (P),
                 .SW  (SW),
                 .FW  (FW),
-                .BIN (CBIN),
+                .BIN (!CBIN ? 0 : (OBSERVE == 0) ? 2 : 1),
                 .D   (D)
             ) u_circuit (
                 .clk       (clk),

@@ -18,7 +18,9 @@ module lcan_switch_circuit #(
     parameter SW = 2,
     // flit width without valid (spec 3)
     parameter FW = 8,
-    // 1: the crossbar is built here, binary (xbar; data_sel unused); 0: lcan_switch's AND-OR
+    // 1: the crossbar is built here, binary (xbar; data_sel unused); 2: the same, and src_o is
+    // loaded with output o's column select on every tick and has no reset (it is read only where
+    // set_o = 1; lcan_switch without the debug view, OBSERVE = 0); 0: lcan_switch's AND-OR
     // crossbar reads data_sel
     parameter BIN = 0,
     // downers (ports 0..D-1)
@@ -47,6 +49,34 @@ module lcan_switch_circuit #(
 );
     localparam HEAD_BIT = FW - 1;
 
+    function integer sc_clog2;
+        input integer x;
+        integer v;
+        begin
+            sc_clog2 = 0;
+            v = 1;
+            while (v < x) begin
+                v = v * 2;
+                sc_clog2 = sc_clog2 + 1;
+            end
+        end
+    endfunction
+
+    // An upper output's src is a downer (class UP is asked by downers only), so from reset its bits
+    // from clog2(D) up are 0: with BIN = 1 omask(o) keeps the others, and the compares, the select
+    // and src_d of an upper output read and write those only (their registers are constant 0).
+    // Equal from reset, not from every state (scripts/prove-switch.sh proves the circuit shapes
+    // with BOUND). Not with BIN = 0 (the AND-OR crossbar, above 4 ports): measured there, the (4,4)
+    // switch pinned without observation grows, 1249 -> 1322 LUT.
+    localparam DSW = (sc_clog2(D) < 1) ? 1 : sc_clog2(D);
+    localparam [SW-1:0] UMASK = (DSW >= SW || BIN == 0) ? {SW{1'b1}} : ((1 << DSW) - 1);
+    function [SW-1:0] omask;
+        input integer oo;
+        begin
+            omask = (oo < D) ? {SW{1'b1}} : UMASK;
+        end
+    endfunction
+
     reg [P-1:0]    set_q, set_d;
     reg [P*SW-1:0] src_q, src_d;
     reg [P-1:0]    ack_q, ack_d;
@@ -73,7 +103,7 @@ module lcan_switch_circuit #(
             data_wr_r[o] = 1'b0;
             for (i = 0; i < P; i = i + 1) begin
                 data_sel_r[o*P + i] = 1'b0;
-                if (src_q[o*SW +: SW] == i[SW-1:0]) begin
+                if ((src_q[o*SW +: SW] & omask(o)) == i[SW-1:0]) begin
                     data_sel_r[o*P + i] = set_q[o] & rx_valid[i] & ~rx_head[i];
                     data_wr_r[o] = data_sel_r[o*P + i];
                 end
@@ -93,11 +123,15 @@ module lcan_switch_circuit #(
     // so scripts/prove-switch.sh proves the circuit shapes with BOUND.) Measured: docs/synthesis.md
     // 1's (2,2) circuit switch, pinned, no observation, 201 -> 181 LUT.
     genvar gx;
+    // BIN = 1: the columns' selects (SRC_SEL: src_q's next value)
+    wire [P*SW-1:0] bsel;
     generate
         if (BIN != 0) begin : g_bin
             for (gx = 0; gx < P; gx = gx + 1) begin : g_col
                 localparam K = (gx < D) ? P : D;
-                wire [SW-1:0] s = (src_q[gx*SW +: SW] & {SW{set_q[gx]}}) | out_src[gx*SW +: SW];
+                wire [SW-1:0] s = ((src_q[gx*SW +: SW] & {SW{set_q[gx]}}) | out_src[gx*SW +: SW]) &
+                                  omask(gx);
+                assign bsel[gx*SW +: SW] = s;
                 wire          w = out_valid[gx] | data_wr_r[gx];
                 wire [FW-1:0] col;
                 lcan_xbar_col #(
@@ -113,6 +147,7 @@ module lcan_switch_circuit #(
             end
         end else begin : g_nbin
             assign xbar = {(P*FW){1'b0}};
+            assign bsel = {(P*SW){1'b0}};
             wire unused_bin = &{1'b0, out_valid, out_src};
         end
     endgenerate
@@ -126,25 +161,48 @@ module lcan_switch_circuit #(
             for (i = 0; i < P; i = i + 1) begin
                 if (grant[i*P + o]) begin
                     set_d[o] = 1'b1;
-                    src_d[o*SW +: SW] = i[SW-1:0];
+                    src_d[o*SW +: SW] = i[SW-1:0] & omask(o);
                 end
-                if (set_q[o] && src_q[o*SW +: SW] == i[SW-1:0] && tx_ret[o])
+                if (set_q[o] && (src_q[o*SW +: SW] & omask(o)) == i[SW-1:0] && tx_ret[o])
                     ack_d[i] = 1'b1;
             end
     end
 
     // (reset and clear are applied here, not in the next-state logic: see lcan_switch's header)
-    always @(posedge clk) begin
-        if (rst || clear) begin
-            set_q <= {P{1'b0}};
-            src_q <= {(P*SW){1'b0}};
-            ack_q <= {P{1'b0}};
-        end else begin
-            set_q <= set_d;
-            src_q <= src_d;
-            ack_q <= ack_d;
+    // src: with SRC_FREE, the column select on every tick, no reset: it is src_d wherever set_d = 1
+    // (set: src; granted: the winner) and is read only where set = 1, so the outputs are as with
+    // src_d. The select is then a register input, which keeps it one net in front of the binary
+    // columns (measured: docs/synthesis.md 23). Otherwise reset and clear zero it (the debug view
+    // shows it).
+    localparam SRC_FREE = (BIN == 2);
+    generate
+        if (SRC_FREE) begin : g_src_sel
+            always @(posedge clk) begin
+                if (rst || clear) begin
+                    set_q <= {P{1'b0}};
+                    ack_q <= {P{1'b0}};
+                end else begin
+                    set_q <= set_d;
+                    ack_q <= ack_d;
+                end
+                src_q <= bsel;
+            end
+            wire unused_src_d = &{1'b0, src_d};
+        end else begin : g_src_d
+            wire unused_bsel = &{1'b0, bsel};
+            always @(posedge clk) begin
+                if (rst || clear) begin
+                    set_q <= {P{1'b0}};
+                    src_q <= {(P*SW){1'b0}};
+                    ack_q <= {P{1'b0}};
+                end else begin
+                    set_q <= set_d;
+                    src_q <= src_d;
+                    ack_q <= ack_d;
+                end
+            end
         end
-    end
+    endgenerate
 
     assign rx_ret = ack_q;
 

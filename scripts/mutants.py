@@ -69,7 +69,7 @@ MUTANTS = [
     (17, "lcan_route.v", "assign bad = ~up & ~(|child);", "assign bad = 1'b0;", "route: invalid digit not flagged"),
     (18, "lcan_switch_circuit.v", "data_sel_r[o*P + i] = set_q[o] & rx_valid[i] & ~rx_head[i];", "data_sel_r[o*P + i] = set_q[o] & rx_valid[i];", "circuit: headers follow set circuits as data"),
     (19, "lcan_switch_circuit.v", "assign rx_ret = ack_q;", "assign rx_ret = {P{1'b0}};", "circuit: acknowledge stuck at 0"),
-    (20, "lcan_switch_circuit.v", "if (rst || clear) begin", "if (rst) begin", "circuit: clear does not release"),
+    (20, "lcan_switch_circuit.v", "if (rst || clear) begin\n                    set_q <= {P{1'b0}};\n                    src_q <=", "if (rst) begin\n                    set_q <= {P{1'b0}};\n                    src_q <=", "circuit: clear does not release"),
     (21, "lcan_switch_circuit.v", "assign avail = ~set_q;", "assign avail = {P{1'b1}};", "circuit: a set downer accepts another header"),
     (22, "lcan_switch.v", "if (wr_ev_q[go] && go >= D)", "if (wr_ev_q[go] && go > D)", "counters: cnt_up off by one port"),
     (23, "lcan_switch.v", "drop_ev[go] = cand_valid[go] && !granted[go];", "drop_ev[go] = cand_valid[go];", "counters: every header counted as dropped"),
@@ -105,7 +105,7 @@ MUTANTS = [
     (53, "lcan_alloc.v", "assign mq = {free[0] ? ob : oa, oa};", "assign mq = {free[0] ? oa : ob, oa};", "allocator pick form of two uppers (PICK_U): virtual output 1 takes the first requester when virtual output 0 is free (killed by make prove-alloc's PICK_U shapes; the lockstep benches build no unicast-only switch)"),
     (54, "lcan_alloc.v", "wire [SW-1:0] r_d = (r_in < to_idx(D)) ? r_in : {SW{1'b0}};", "wire [SW-1:0] r_d = r_in;", "allocator pick form of two uppers: a rotation r_in >= D not mapped to a scan from downer 0 (killed by make prove-alloc's PICK_U shapes, as 53)"),
     (55, "lcan_alloc.v", "(up_perm[k] | ~free[0]) ? wa : wb;", "up_perm[k] ? wa : wb;", "allocator pick form of two uppers: upper k's crossbar index ignores a busy virtual output 0 (killed by make prove-alloc's PICK_U shapes, as 53)"),
-    (70, "lcan_switch_circuit.v", "wire [SW-1:0] s = (src_q[gx*SW +: SW] & {SW{set_q[gx]}}) | out_src[gx*SW +: SW];", "wire [SW-1:0] s = out_src[gx*SW +: SW];", "circuit binary crossbar: data selected by the (idle) allocator, not the circuit's source"),
+    (70, "lcan_switch_circuit.v", "wire [SW-1:0] s = ((src_q[gx*SW +: SW] & {SW{set_q[gx]}}) | out_src[gx*SW +: SW]) &", "wire [SW-1:0] s = (out_src[gx*SW +: SW]) &", "circuit binary crossbar: data selected by the (idle) allocator, not the circuit's source"),
     (71, "lcan_switch_circuit.v", "assign xbar[gx*FW +: FW] = w ? col : {FW{1'b0}};", "assign xbar[gx*FW +: FW] = col;", "circuit binary crossbar: an output not written carries a flit, not 0"),
     (72, "lcan_xbar_col.v", "if (sel == k[SW-1:0])", "if (sel <= k[SW-1:0])", "crossbar column: the last input at or above the select taken"),
     (73, "lcan_alloc.v", "if ((j + P - rr) % P < (ii + P - rr) % P)", "if ((j + P - rr) % P > (ii + P - rr) % P)", "allocator flat form (broadcast switches, P <= 4): a one-output group goes to the last requester in rotated order, not the first"),
@@ -114,6 +114,8 @@ MUTANTS = [
     (76, "lcan_alloc.v", "assign ovw[BASE] = free[0] & (|req);", "assign ovw[BASE] = |req;", "allocator flat form: an output without credit is written when requested"),
     (77, "lcan_fifo.v", "wire keep = ~(do_pop | (arrive & ~push & empty)) & (~empty | arrive);", "wire keep = ~do_pop & (~empty | arrive);", "one-entry FIFO, LATE_POP (held links with broadcasts): a flit consumed through the bypass is kept as an entry"),
     (78, "lcan_switch_packet.v", "served_d = (served_q | grant[g*P +: P]) & MASK & {P{~consume[g]}};", "served_d = (served_q | grant[g*P +: P]) & MASK;", "packet: served not cleared when the candidate is consumed (the next broadcast of that input skips outputs)"),
+    (79, "lcan_switch_circuit.v", "UMASK = (DSW >= SW || BIN == 0) ? {SW{1'b1}} : ((1 << DSW) - 1);", "UMASK = (DSW >= SW || BIN == 0) ? {SW{1'b1}} : ((1 << DSW) - 2);", "circuit binary crossbar: an upper output's src masked below the downers (a (2,2) switch's uppers always take input 0)"),
+    (80, "lcan_switch_circuit.v", "                src_q <= bsel;", "                src_q <= src_q;", "circuit without the debug view (src loaded with the select): src never loaded (killed by make test-floor's circuit proof, a counterexample from reset; the lockstep benches keep the debug view)"),
 ]
 
 # Generation rules: (regex, replacement, name). Spaces around binary operators keep reductions

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# prove-plain-offsets.sh: lcan_switch's plain offsets (PLAIN_OFS: packet mode, P, P_DN, U powers of two
-# and sigma only of U = 2; the allocator reads r_in, r_up, r_dn and sigma combinationally from the LFSR state)
+# prove-plain-offsets.sh: lcan_switch's plain offsets (PLAIN_OFS: P, P_DN, U powers of two and sigma
+# only of U = 2; the allocator reads r_in, r_up, r_dn and sigma combinationally from the LFSR state)
 # give on every tick the values of the registered offsets and sigma that the switch computed before
 # (r_*_q, g_sigma's up_perm_q drawn a step ahead through sig_next_q), which the RTL still writes, the
 # same way, without reading them. Per shape: the working tree's lcan_switch elaborated and flattened,
@@ -25,6 +25,9 @@ SHAPES=(
   "packet-rotate-u2:0:4:2:4:$B W_UP 2 MODE 1 DEPTH 2 UP_CHOICE 0"
   "packet-top:0:2:1:1:$B W_UP 0 MODE 1 DEPTH 2"
   "packet-pdn2-u4-rotate:0:8:3:16:M_L 2 P_DN 2 P_UP 2 ADDR_W 3 DIG_OFF 1 DIG_W 1 PAYLOAD_W 4 LEVEL 2 W_UP 2 MODE 1 DEPTH 1 UP_CHOICE 0"
+  "circuit-sigma:1:4:2:4:$B W_UP 2 MODE 0 DEPTH 1"
+  "circuit-top:0:2:1:1:$B W_UP 0 MODE 0 DEPTH 2"
+  "circuit-m4-u4-rotate:0:8:3:16:M_L 4 P_DN 1 P_UP 1 ADDR_W 4 DIG_OFF 2 DIG_W 2 PAYLOAD_W 4 LEVEL 2 W_UP 4 MODE 0 DEPTH 1 UP_CHOICE 0"
 )
 fail=0
 for sh in "${SHAPES[@]}"; do

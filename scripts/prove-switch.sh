@@ -64,6 +64,10 @@ SHAPES=(
   "packet-d1-uni-held:$B1 W_UP 2 MODE 1 LEVEL 2 LINK_HOLD 1 UNICAST_ONLY 1 PLAIN_OFFSETS 1"
   "packet-top-uni:$B1 W_UP 0 MODE 1 LEVEL 2 UNICAST_ONLY 1"
   "packet-m3-u4-uni:M_L 3 P_DN 1 P_UP 1 ADDR_W 4 DIG_OFF 0 DIG_W 2 PAYLOAD_W 4 DEPTH 1 W_UP 4 MODE 1 LEVEL 1 UNICAST_ONLY 1"
+  # circuit mode without the debug view (lcan_switch_circuit's src loaded with the column select,
+  # up to 4 ports): level 1 and level 2 (the (2,2) synthesis rows' digit)
+  "circuit-l1-noobs:$B W_UP 2 MODE 0 LEVEL 1 OBSERVE 0"
+  "circuit-d1-noobs:$B1 W_UP 2 MODE 0 LEVEL 2 OBSERVE 0"
 )
 elab() { # DIR NAME PARAMS -> yosys commands elaborating DIR's lcan_switch as module NAME
   local rd="" p="" k v

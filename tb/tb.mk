@@ -52,6 +52,8 @@ TESTS += test-tb
 test-floor:
 	@verilator --lint-only -Wall -Irtl rtl/lcan_lfsr.v rtl/lcan_seed_mix.v tb/floor/lcan_switch22_uni.v \
 	  --top-module lcan_switch22_uni && echo "test-floor: lint clean (verilator -Wall)"
+	@verilator --lint-only -Wall -Irtl rtl/lcan_lfsr.v rtl/lcan_seed_mix.v tb/floor/lcan_switch22_ckt.v \
+	  --top-module lcan_switch22_ckt && echo "test-floor: lcan_switch22_ckt lint clean (verilator -Wall)"
 	@bash tb/floor/test-floor.sh
 
 TESTS += test-floor

@@ -18,29 +18,48 @@
 set -u
 cd "$(dirname "$0")/../.."
 YOSYS=${YOSYS:-yosys}
-GATE=${GATE:-tb/floor/lcan_switch22_uni.v}
 METHOD=${METHOD:-induct}
 BOUND=${BOUND:-6}
 MAXSTEPS=${MAXSTEPS:-4}
 mode=${1:-pinned}
+case "$mode" in
+  ckt-*) GATE=${GATE:-tb/floor/lcan_switch22_ckt.v}; gtop=lcan_switch22_ckt ;;
+  *)     GATE=${GATE:-tb/floor/lcan_switch22_uni.v}; gtop=lcan_switch22_uni ;;
+esac
 LOG=${LOG:-build/prove-floor/$mode-$METHOD.log}
 mkdir -p "$(dirname "$LOG")"
 base="LEVEL 2 M_L 2 P_DN 1 W_UP 2 P_UP 1 ADDR_W 3 DIG_OFF 1 DIG_W 1 PAYLOAD_W 8 DEPTH 1 MODE 1 OBSERVE 0 UNICAST_ONLY 1 LINK_HOLD 1"
+cbase="LEVEL 2 M_L 2 P_DN 1 W_UP 2 P_UP 1 ADDR_W 3 DIG_OFF 1 DIG_W 1 PAYLOAD_W 8 DEPTH 4 MODE 0 OBSERVE 0"
 case "$mode" in
   pinned) prm="$base PIN_STRAPS 1 LABEL_V 4 SALT_V 2792937945 PIN_SEED 1 SEED_V 305419896" ;;
   free)   prm="$base PIN_STRAPS 0 PIN_SEED 0" ;;
-  *) echo "prove-floor: mode pinned or free"; exit 2 ;;
+  ckt-pinned) prm="$cbase PIN_STRAPS 1 LABEL_V 4 SALT_V 2792937945 PIN_SEED 1 SEED_V 305419896" ;;
+  ckt-free)   prm="$cbase PIN_STRAPS 0 PIN_SEED 0" ;;
+  *) echo "prove-floor: mode pinned, free, ckt-pinned or ckt-free"; exit 2 ;;
 esac
 chp=""
 set -- $prm
 while [ $# -ge 2 ]; do chp="$chp -chparam $1 $2"; shift 2; done
 files=$(grep -v -e '^#' -e lcan_network.v rtl/lcan_network.f | tr '\n' ' ')
-gold="read_verilog -DYOSYS -Irtl $files; hierarchy -top lcan_switch $chp; proc; flatten; memory -nomap;
+gold="read_verilog -DYOSYS -Irtl $files; hierarchy -top lcan_switch $chp; proc; setattr -mod -unset keep_hierarchy; flatten; memory -nomap;
   memory_map; opt_clean;"
-gate="read_verilog -DYOSYS -Irtl rtl/lcan_lfsr.v $GATE; hierarchy -top lcan_switch22_uni $chp; proc;
+gate="read_verilog -DYOSYS -Irtl rtl/lcan_lfsr.v rtl/lcan_xbar_col.v $GATE; hierarchy -top $gtop $chp; proc; setattr -mod -unset keep_hierarchy;
   flatten; opt_clean;"
 case "$METHOD" in
   induct)
+    case "$mode" in ckt-*)
+    cc=g_circuit.u_circuit
+    script="$gold cd lcan_switch;
+      rename u_lfsr.s_q x_s; rename $cc.set_q x_set; rename $cc.src_q x_src;
+      expose w:x_*; cd ..; rename lcan_switch gold; design -stash gold;
+      $gate cd $gtop; rename u_lfsr.s_q x_s; rename set_q x_set; rename src0_q x_src0;
+      rename src1_q x_src1; rename src2_q x_src2; rename src3_q x_src3;
+      expose w:x_*; cd ..; rename $gtop gate; design -stash gate;
+      design -copy-from gold -as gold gold; design -copy-from gate -as gate gate;
+      read_verilog -formal tb/floor/floor_miter_ckt.v; hierarchy -top floor_miter_ckt; proc; flatten; opt_clean;
+      sat -tempinduct -prove-asserts -set-at 1 rst 1 -seq 1 -maxsteps $MAXSTEPS -show-ports floor_miter_ckt"
+    what="equal on every tick after reset (k-induction: base case from reset, step from any state meeting the invariant)"
+    ;; *)
     pg=g_packet.u_packet
     script="$gold cd lcan_switch;
       rename u_lfsr.s_q x_s;
@@ -55,9 +74,10 @@ case "$METHOD" in
       read_verilog -formal tb/floor/floor_miter.v; hierarchy -top floor_miter; proc; flatten; opt_clean;
       sat -tempinduct -prove-asserts -set-at 1 rst 1 -seq 1 -maxsteps $MAXSTEPS -show-ports floor_miter"
     what="equal on every tick after reset (k-induction: base case from reset, step from any state meeting the invariant)" ;;
+    esac ;;
   bounded)
     script="$gold rename lcan_switch gold; design -stash gold;
-      $gate rename lcan_switch22_uni gate; design -stash gate;
+      $gate rename $gtop gate; design -stash gate;
       design -copy-from gold -as gold gold; design -copy-from gate -as gate gate;
       miter -equiv -flatten -make_assert -ignore_gold_x gold gate miter; hierarchy -top miter;
       async2sync; sat -verify -prove-asserts -set-at 1 in_rst 1 -prove-skip 1 -seq $((BOUND + 1)) -show-ports miter"

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# test-floor.sh (make test-floor): tb/floor/lcan_switch22_uni.v is still equal to rtl/lcan_switch
-# for its configuration (k-induction, pinned straps and seed, and with them as inputs), and the
-# proof rejects a wrong switch: a mutant that scans the rotated order downwards (r, r-1, ..) for the
-# downer outputs must fail it. Exit 1 on any other outcome.
+# test-floor.sh (make test-floor): tb/floor/lcan_switch22_uni.v and lcan_switch22_ckt.v are still
+# equal to rtl/lcan_switch for their configurations (k-induction, pinned straps and seed, and with
+# them as inputs), and the proof rejects a wrong switch: a mutant that scans the rotated order
+# downwards (r, r-1, ..) for the downer outputs, and a circuit mutant that puts input 1 first for
+# r = 3 as well as r = 1, must fail it. Exit 1 on any other outcome.
 set -u
 cd "$(dirname "$0")/../.."
 rc=0
-for mode in pinned free; do
+for mode in pinned free ckt-pinned ckt-free; do
   tb/floor/prove-floor.sh "$mode" || rc=1
 done
 mut=$(mktemp /tmp/floor-mutant.XXXXXX.v)
@@ -20,6 +21,15 @@ elif GATE="$mut" LOG=build/prove-floor/mutant.log tb/floor/prove-floor.sh pinned
   echo "test-floor: FAIL: the proof accepted a mutant (rotation 1 scanned downwards)"; rc=1
 else
   echo "test-floor: the proof rejects a mutant (rotation 1 scanned downwards)"
+fi
+# the circuit floor: input 1 first for r = 3 as well as for r = 1 (the UP requesters' order)
+sed 's/wire f = ~r\[1\] & r\[0\];/wire f = r[0];/' tb/floor/lcan_switch22_ckt.v > "$mut"
+if cmp -s "$mut" tb/floor/lcan_switch22_ckt.v; then
+  echo "test-floor: the circuit mutant was not made (f changed?)"; rc=1
+elif GATE="$mut" LOG=build/prove-floor/mutant-ckt.log tb/floor/prove-floor.sh ckt-free > /dev/null; then
+  echo "test-floor: FAIL: the proof accepted a circuit mutant (input 1 first for r = 3)"; rc=1
+else
+  echo "test-floor: the proof rejects a circuit mutant (input 1 first for r = 3)"
 fi
 [ $rc -eq 0 ] && echo "test-floor: passed" || echo "test-floor: FAILED"
 exit $rc
