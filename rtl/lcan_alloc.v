@@ -458,6 +458,8 @@ module lcan_alloc #(
                     assign mq = m;
                     assign wa = {SW{1'b0}};
                     assign wb = {SW{1'b0}};
+                    // (the indices of the pick form: not read here)
+                    wire unused_w = &{1'b0, wa, wb};
                 end
                 wire [K*P-1:0] vsel;
                 for (k = 0; k < K; k = k + 1) begin : g_vsel
