@@ -292,24 +292,20 @@ module lcan_alloc #(
             // class requester takes it when no requester precedes it, and so does the first
             // broadcast (spec 6's loop; the ranks of g_fixed reduce to this for K = 1); an r_in >= P
             // (never presented: spec 5's offsets are reduced) acts as 0, as ge_in does in the rank form
-            wire [P-1:0] req = cls | spc;
-            reg  [P-1:0] pre;
-            reg  [SW-1:0] w;
-            integer      rr, j, ii;
+            wire [P-1:0]  req = cls | spc;
+            wire [SW-1:0] r_f = ge_in[P-1] ? r_in : {SW{1'b0}};
+            // the winner's index: the pick form's scan
+            wire [SW-1:0] w = pick_first(req, r_f, P);
+            reg  [P-1:0]  pre;
+            integer       rr, j, ii;
             always @* begin
                 pre = {P{1'b0}};
-                w = {SW{1'b0}};
                 for (rr = 0; rr < P; rr = rr + 1)
-                    if (r_in == to_idx(rr) || (rr == 0 && !ge_in[P-1])) begin
+                    if (r_f == to_idx(rr))
                         for (ii = 0; ii < P; ii = ii + 1)
                             for (j = 0; j < P; j = j + 1)
                                 if ((j + P - rr) % P < (ii + P - rr) % P)
                                     pre[ii] = pre[ii] | req[j];
-                        w = to_idx((rr + P - 1) % P);
-                        for (j = P - 2; j >= 0; j = j - 1)
-                            if (req[(rr + j) % P])
-                                w = to_idx((rr + j) % P);
-                    end
             end
             assign sel[BASE*P +: P] = free[0] ? (req & ~pre) : {P{1'b0}};
             assign ovw[BASE] = free[0] & (|req);
