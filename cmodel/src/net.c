@@ -204,7 +204,6 @@ static void do_reset(lcan_net *n, uint32_t seed)
             lcan_fast_sw *sd = &n->swd[k];
             sd->arr[0] = sd->arr[1] = 0;
             sd->fifo_m = 0;
-            sd->stamp = 0;
             sd->avail_m = 0;
         }
         for (l = 1; l <= g->h; l++)
@@ -212,12 +211,12 @@ static void do_reset(lcan_net *n, uint32_t seed)
                 n->swd[g->sw_base[l] + x].avail_m = n->lv[l].pmask;
         n->cur = 0;
         n->nxt = 1;
-        n->n_act_cur = n->n_act_nxt = 0;
+        memset(n->act_cur, 0, n->n_actw * sizeof *n->act_cur);
+        memset(n->act_nxt, 0, n->n_actw * sizeof *n->act_nxt);
         n->n_crl_cur = n->n_crl_nxt = 0;
         n->n_ejl_q = n->n_ejl_d = 0;
         n->n_inj_zero = 0;
         n->bcast_in = 0;
-        n->ticks = 1;
     }
 }
 
@@ -272,8 +271,9 @@ static int fast_alloc(lcan_net *n)
     n->crl_nxt = malloc(np * sizeof *n->crl_nxt);
     n->ejl_q = malloc(((size_t)g->NP + 1u) * sizeof *n->ejl_q);
     n->ejl_d = malloc(((size_t)g->NP + 1u) * sizeof *n->ejl_d);
-    n->act_cur = malloc(ns * sizeof *n->act_cur);
-    n->act_nxt = malloc(ns * sizeof *n->act_nxt);
+    n->n_actw = (g->n_sw + 63u) / 64u; /* (the dummy switch n_sw is never woken) */
+    n->act_cur = calloc(n->n_actw, sizeof *n->act_cur);
+    n->act_nxt = calloc(n->n_actw, sizeof *n->act_nxt);
     if (!n->swd || !n->out_to || !n->in_src || !n->port_sw || !n->port_loc || !n->crl_cur || !n->crl_nxt ||
         !n->ejl_q || !n->ejl_d || !n->act_cur || !n->act_nxt)
         return -1;
@@ -344,7 +344,9 @@ static int fast_alloc(lcan_net *n)
         n->in_src[x] = leaf ? (uint32_t)np + (pr & ~LCAN_PEER_LEAF) : pr;
         n->out_to[x].sw = leaf ? g->n_sw : n->port_sw[pr];
         n->out_to[x].rx = n->in_src[x]; /* the link's far end: x's peer as a receiver, as a sender */
-        n->out_to[x].loc = leaf ? 0 : n->port_loc[pr];
+        n->out_to[x].lbit = (uint64_t)1 << (leaf ? 0 : n->port_loc[pr]);
+        n->out_to[x].abit = leaf ? 0 : (uint64_t)1 << (n->out_to[x].sw & 63u);
+        n->out_to[x].aw = leaf ? 0 : n->out_to[x].sw >> 6;
         n->out_to[x].leaf = (uint8_t)leaf;
         n->out_to[x].cred = (uint8_t)!leaf;
     }
@@ -555,7 +557,7 @@ static inline void leaf_inject(lcan_net *n, const lcan_in *in, uint32_t q)
         n->flit_d[gp] = LCAN_VALID | (in->inj_flit[q] & n->fmask);
         n->bcast_in |= in->inj_flit[q] & n->bcast_m;
         n->swd[sw].arr[n->nxt] |= (uint64_t)1 << n->port_loc[gp];
-        lcan_net_wake(n, sw);
+        lcan_net_wake_if(n, sw, 1);
     }
 }
 
@@ -684,6 +686,7 @@ static inline void tick_state(lcan_net *n, const lcan_in *in)
         tmp = n->bk_q; n->bk_q = n->bk_d; n->bk_d = tmp;
     } else if (n->fast) {
         uint32_t *t32, k;
+        uint64_t *t64;
         if (n->faulty)
             lcan_net_packet_switches_faulty(n);
         else
@@ -712,10 +715,7 @@ static inline void tick_state(lcan_net *n, const lcan_in *in)
         n->n_ejl_d = 0;
         n->n_crl_cur = n->n_crl_nxt;
         n->n_crl_nxt = 0;
-        t32 = n->act_cur; n->act_cur = n->act_nxt; n->act_nxt = t32;
-        n->n_act_cur = n->n_act_nxt;
-        n->n_act_nxt = 0;
-        n->ticks++;
+        t64 = n->act_cur; n->act_cur = n->act_nxt; n->act_nxt = t64; /* (act_cur was cleared by the visits) */
     } else {
         for (l = 1; l <= g->h; l++)
             for (x = 0; x < g->S[l]; x++)

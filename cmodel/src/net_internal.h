@@ -67,18 +67,23 @@ typedef struct {
                           next (written by the senders) */
     uint64_t fifo_m;   /* inputs whose FIFO is not empty */
     uint64_t avail_m;  /* outputs with cr > 0 (and level-1 downers) */
-    uint64_t stamp;    /* n->ticks when already in act_nxt */
+    uint64_t spare;
     uint32_t pb, hi;   /* first global port; the switch's digits a_{l+1..h} (geom hi) */
     const lcan_fast_level *lv; /* its level's constants, n->lv[l] (NULL for the dummy switch) */
     uint64_t hi_f;     /* hi << sh_dest: a unicast at this switch goes up when f & lv->hi_f != hi_f */
 } lcan_fast_sw;
 
-typedef struct { /* 16 bytes: indexed by a shift */
+typedef struct { /* 32 bytes: indexed by a shift */
+    uint64_t lbit;   /* the receiving input's bit in its switch's arrival mask: 1 << its local port
+                        (bit 0 of the dummy switch at a leaf) */
+    uint64_t abit;   /* the receiving switch's bit in word aw of the activity bitmap; 0 at a leaf (the
+                        dummy switch is never visited), so a send wakes without a branch on it */
     uint32_t sw, rx; /* switch fed by an output (n_sw at a leaf); the flit register it writes (the
                         receiving input's global port, n_port + q towards leaf port q) */
-    uint8_t loc, leaf, cred; /* its local input (0 at a leaf); 1 at a leaf; 1 - leaf: the output holds
-                                credits (the level-1 downers do not, spec 8.2) */
-    uint8_t spare[5];
+    uint32_t aw;     /* sw / 64 (0 at a leaf) */
+    uint8_t leaf, cred; /* 1 at a leaf; 1 - leaf: the output holds credits (the level-1 downers do
+                           not, spec 8.2) */
+    uint8_t spare[2];
 } lcan_fast_link;
 
 struct lcan_net {
@@ -133,9 +138,12 @@ struct lcan_net {
     uint32_t *in_src;            /* per global port: the sender feeding its input */
     uint32_t *port_sw;           /* per sender: owning switch (n_sw for a network port) */
     uint8_t *port_loc;           /* per sender: local port index (0 for a network port) */
-    uint32_t *act_cur, *act_nxt; /* switch lists (n_sw + 1 entries: see lcan_net_wake) */
-    uint32_t n_act_cur, n_act_nxt;
-    uint64_t ticks;              /* fast ticks since the reset, + 1: the stamp of act_nxt's entries */
+    uint64_t *act_cur, *act_nxt; /* the switches to visit on this tick, and on the next one, as
+                                    bitmaps (n_actw words; bit sw % 64 of word sw / 64): a wake is one
+                                    OR, without a test of "listed already", and the visits run in
+                                    switch order (which cannot matter: a visit reads only its own
+                                    state and the registers of the tick before) */
+    uint32_t n_actw;
     uint32_t *crl_cur, *crl_nxt; /* senders receiving a credit this / next tick: applied after every
                                     switch and the leaves have run (spec 8.3 step 6), without a visit */
     uint32_t n_crl_cur, n_crl_nxt;
@@ -173,14 +181,11 @@ struct lcan_net {
 
 #define LCAN_NO_SW 0xFFFFFFFFu
 
-/* Fast mode: mark switch sw active on the next tick (without a branch: whether a switch is
- * already listed is as random as the traffic; act_nxt has one spare entry). */
-static inline void lcan_net_wake(struct lcan_net *n, uint32_t sw)
+/* Fast mode: mark switch sw active on the next tick if c != 0 (without a branch: whether a switch
+ * stays active is as random as the traffic). */
+static inline void lcan_net_wake_if(struct lcan_net *n, uint32_t sw, int c)
 {
-    uint64_t t = n->ticks;
-    n->act_nxt[n->n_act_nxt] = sw;
-    n->n_act_nxt += n->swd[sw].stamp != t;
-    n->swd[sw].stamp = t;
+    n->act_nxt[sw >> 6] |= (uint64_t)(c != 0) << (sw & 63u);
 }
 
 /* Dest field of a stored flit. */

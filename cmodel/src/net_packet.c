@@ -77,16 +77,12 @@ static inline void send_flit(struct lcan_net *n, uint32_t pb, int o, uint64_t f,
 {
     uint32_t go = pb + (uint32_t)o, dec, c;
     const lcan_fast_link *to = &n->out_to[go];
-    lcan_fast_sw *rd = &n->swd[to->sw];
-    uint64_t t = n->ticks;
     dec = to->cred; /* the outputs facing leaves, the level-1 downers, hold no credits (spec 8.2) */
     n->flit_d[to->rx] = f;
     n->ejl_d[n->n_ejl_d] = to->rx;
     n->n_ejl_d += to->leaf;
-    rd->arr[n->nxt] |= bit64(to->loc);
-    n->act_nxt[n->n_act_nxt] = to->sw;
-    n->n_act_nxt += (uint32_t)(rd->stamp != t) & dec;
-    rd->stamp = t;
+    n->swd[to->sw].arr[n->nxt] |= to->lbit;
+    n->act_nxt[to->aw] |= to->abit; /* (0 at a leaf) */
     c = n->cr[go] - dec;
     n->cr[go] = (uint16_t)c;
     *avail &= ~(bit64(o) & all_if(dec & (c == 0)));
@@ -332,8 +328,7 @@ static inline void switch_general_t(struct lcan_net *n, uint32_t sw, uint64_t ar
     n->cnt_drop[lv->l] += ndrop;
     sd->avail_m = avail;
     sd->fifo_m = fm;
-    if (fm)
-        lcan_net_wake(n, sw);
+    lcan_net_wake_if(n, sw, fm != 0);
 }
 
 #if defined(__GNUC__)
@@ -422,8 +417,7 @@ static inline int switch_uni_t(struct lcan_net *n, uint32_t sw, uint64_t arr, ui
     n->cnt_drop[lv->l] += ndrop;
     sd->avail_m = avail;
     sd->fifo_m = fm_new;
-    if (fm_new)
-        lcan_net_wake(n, sw);
+    lcan_net_wake_if(n, sw, fm_new != 0);
     return 1;
 }
 
@@ -526,23 +520,32 @@ static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faul
         fm |= all_if(n->fcount[gp]) & bit64(i);
     }
     sd->fifo_m = fm;
-    if (fm)
-        lcan_net_wake(n, sw);
+    lcan_net_wake_if(n, sw, fm != 0);
 }
 
-/* Every active switch of the tick, in list order; the loop is here so that the per-switch step is
- * inlined into it (one call per tick, not one per switch). */
+/* Every active switch of the tick, in switch order; the loop is here so that the per-switch step is
+ * inlined into it (one call per tick, not one per switch). act_cur is cleared as it is read (the
+ * visits write act_nxt only), ready to serve as act_nxt on the next tick. */
 void lcan_net_packet_switches(struct lcan_net *n)
 {
-    const uint32_t *act = n->act_cur, na = n->n_act_cur; /* (not changed by the visits) */
-    uint32_t k;
-    for (k = 0; k < na; k++)
-        switch_fast_t(n, act[k], 0);
+    uint64_t *act = n->act_cur;
+    uint32_t w, nw = n->n_actw;
+    for (w = 0; w < nw; w++) {
+        uint64_t m = act[w];
+        act[w] = 0;
+        for (; m; m &= m - 1u)
+            switch_fast_t(n, w * 64u + (uint32_t)lcan_ctz64(m), 0);
+    }
 }
 
 void lcan_net_packet_switches_faulty(struct lcan_net *n)
 {
-    uint32_t k;
-    for (k = 0; k < n->n_act_cur; k++)
-        switch_fast_t(n, n->act_cur[k], 1);
+    uint64_t *act = n->act_cur;
+    uint32_t w, nw = n->n_actw;
+    for (w = 0; w < nw; w++) {
+        uint64_t m = act[w];
+        act[w] = 0;
+        for (; m; m &= m - 1u)
+            switch_fast_t(n, w * 64u + (uint32_t)lcan_ctz64(m), 1);
+    }
 }
