@@ -207,8 +207,10 @@ static void do_reset(lcan_net *n, uint32_t seed)
             sd->avail_m = 0;
         }
         for (l = 1; l <= g->h; l++)
-            for (x = 0; x < g->S[l]; x++)
+            for (x = 0; x < g->S[l]; x++) {
                 n->swd[g->sw_base[l] + x].avail_m = n->lv[l].pmask;
+                n->swd[g->sw_base[l] + x].lfsr = n->lfsr[g->sw_base[l] + x];
+            }
         n->cur = 0;
         n->nxt = 1;
         memset(n->act_cur, 0, n->n_actw * sizeof *n->act_cur);

@@ -67,7 +67,8 @@ typedef struct {
                           next (written by the senders) */
     uint64_t fifo_m;   /* inputs whose FIFO is not empty */
     uint64_t avail_m;  /* outputs with cr > 0 (and level-1 downers) */
-    uint64_t spare;
+    uint32_t lfsr;     /* the switch's LFSR (n->lfsr[sw] is the full-scan tick's: copied at the reset) */
+    uint32_t spare;
     uint32_t pb, hi;   /* first global port; the switch's digits a_{l+1..h} (geom hi) */
     const lcan_fast_level *lv; /* its level's constants, n->lv[l] (NULL for the dummy switch) */
     uint64_t hi_f;     /* hi << sh_dest: a unicast at this switch goes up when f & lv->hi_f != hi_f */

@@ -214,7 +214,7 @@ static inline void switch_general_t(struct lcan_net *n, uint32_t sw, uint64_t ar
     lcan_fast_sw *sd = &n->swd[sw];
     const lcan_fast_level *lv = sd->lv;
     int D = lv->D, P = lv->P, p = lv->p, up_in_ok = !lv->top;
-    uint32_t pb = sd->pb, s = n->lfsr[sw], nup = 0, ndn = 0, depth = (uint32_t)n->cfg.depth;
+    uint32_t pb = sd->pb, s = sd->lfsr, nup = 0, ndn = 0, depth = (uint32_t)n->cfg.depth;
     uint64_t avail = sd->avail_m, cands = arr | fm, m;
     uint64_t cand[64], want[64], grant[64];
     int start[64];
@@ -322,7 +322,7 @@ static inline void switch_general_t(struct lcan_net *n, uint32_t sw, uint64_t ar
     fm_new = consume_and_store(n, pb, arr, fm, consm, depth);
     fm = fm_new;
     if (reqm)
-        n->lfsr[sw] = lcan_lfsr_step(s);
+        sd->lfsr = lcan_lfsr_step(s);
     n->cnt_ud[lv->l][1] += nup;
     n->cnt_ud[lv->l][0] += ndn;
     n->cnt_drop[lv->l] += ndrop;
@@ -364,7 +364,7 @@ static inline int switch_uni_t(struct lcan_net *n, uint32_t sw, uint64_t arr, ui
     lcan_fast_sw *sd = &n->swd[sw];
     const lcan_fast_level *lv = sd->lv;
     uint64_t bcast_m = n->bcast_m;
-    uint32_t pb = sd->pb, s = n->lfsr[sw], ndrop = 0, depth = (uint32_t)n->cfg.depth;
+    uint32_t pb = sd->pb, s = sd->lfsr, ndrop = 0, depth = (uint32_t)n->cfg.depth;
     uint64_t avail = sd->avail_m, cands = arr | fm, m, bc = 0, taken = 0, consm = 0, dropm = 0, seg[2];
     uint64_t fm_new;
     int ph;
@@ -413,7 +413,7 @@ static inline int switch_uni_t(struct lcan_net *n, uint32_t sw, uint64_t arr, ui
     }
     fm_new = consume_and_store(n, pb, arr, fm, consm | dropm, depth);
     if (cands & ~dropm) /* a request was made */
-        n->lfsr[sw] = lcan_lfsr_step(s);
+        sd->lfsr = lcan_lfsr_step(s);
     n->cnt_drop[lv->l] += ndrop;
     sd->avail_m = avail;
     sd->fifo_m = fm_new;
@@ -480,7 +480,7 @@ static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faul
     up = (int)((lv->up_in >> i) & 1u) & ((f & lv->hi_f) != sd->hi_f); /* spec 4 */
     if (x < (uint32_t)lv->m || up) { /* (x >= m: an invalid digit, rare) */
         uint64_t want, gr, avail = sd->avail_m;
-        uint32_t s = n->lfsr[sw], upm = 0u - (uint32_t)up, cls = (x & ~upm) | ((uint32_t)lv->m & upm);
+        uint32_t s = sd->lfsr, upm = 0u - (uint32_t)up, cls = (x & ~upm) | ((uint32_t)lv->m & upm);
         want = lv->want_t[cls];
         if (faulty) { /* spec 14.3 */
             lcan_sw_faults fb;
@@ -497,7 +497,7 @@ static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faul
                 (*lv->cnt_o[o])++;
                 sd->avail_m = avail;
             }
-            n->lfsr[sw] = lcan_lfsr_step(s);
+            sd->lfsr = lcan_lfsr_step(s);
         } else { /* unroutable (spec 14.3): no request, discarded and counted */
             n->cnt_drop[lv->l]++;
         }
