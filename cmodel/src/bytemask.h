@@ -2,7 +2,7 @@
  * bytemask.h - which of up to 64 bytes are non-zero, as a bit mask (internal). The leaf boundary
  * of the packet-mode tick (net.c) and the traffic driver (traffic.c) scan their per-port valid
  * bytes with it: most ports are idle, and a loop over the set bits of one mask costs no
- * mispredicted branch per idle port.
+ * mispredicted branch per idle port. Also the flags of the non-zero 16-bit counters (inj_ready).
  */
 #ifndef LCAN_BYTEMASK_H
 #define LCAN_BYTEMASK_H
@@ -39,6 +39,24 @@ static inline uint64_t lcan_nonzero_bytes(const uint8_t *p, uint32_t n)
     for (; k < n; k++)
         m |= (uint64_t)(p[k] != 0) << k;
     return m;
+}
+
+/* dst[k] = (src[k] != 0) for 0 <= k < n: the packet-mode tick's inj_ready from the network ports'
+ * credit counters, every tick (eight counters by one compare, and sixteen flags by one pack). */
+static inline void lcan_nonzero_u16_flags(uint8_t *dst, const uint16_t *src, uint32_t n)
+{
+    uint32_t k = 0;
+#if defined(__SSE2__)
+    const __m128i zero = _mm_setzero_si128(), one = _mm_set1_epi8(1);
+    for (; k + 16 <= n; k += 16) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(src + k));
+        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(src + k + 8));
+        __m128i z = _mm_packs_epi16(_mm_cmpeq_epi16(a, zero), _mm_cmpeq_epi16(b, zero)); /* 0xFF: zero */
+        _mm_storeu_si128((__m128i *)(void *)(dst + k), _mm_andnot_si128(z, one));
+    }
+#endif
+    for (; k < n; k++)
+        dst[k] = (uint8_t)(src[k] != 0);
 }
 
 #endif

@@ -217,7 +217,6 @@ static void do_reset(lcan_net *n, uint32_t seed)
         memset(n->act_nxt, 0, n->n_actw * sizeof *n->act_nxt);
         n->n_crl_cur = n->n_crl_nxt = 0;
         n->n_ejl_q = n->n_ejl_d = 0;
-        n->n_inj_zero = 0;
         n->bcast_in = 0;
     }
 }
@@ -554,8 +553,7 @@ static inline void leaf_inject(lcan_net *n, const lcan_in *in, uint32_t q)
 {
     if (n->inj_cr[q] > 0) {
         uint32_t gp = n->g.leaf_gp[q], sw = n->port_sw[gp];
-        if (--n->inj_cr[q] == 0)
-            n->n_inj_zero++;
+        n->inj_cr[q]--;
         n->flit_d[gp] = LCAN_VALID | (in->inj_flit[q] & n->fmask);
         n->bcast_in |= in->inj_flit[q] & n->bcast_m;
         n->swd[sw].arr[n->nxt] |= (uint64_t)1 << n->port_loc[gp];
@@ -594,13 +592,8 @@ static void write_outputs(const lcan_net *n, lcan_out *out)
         /* every flit towards a leaf was written on this tick: n_port + its port is in ejl_q, its
          * register flit_q[n_port + q] (flit_q holds stale values elsewhere) */
         uint32_t k;
-        if (out->inj_ready) {
-            if (n->n_inj_zero == 0)
-                memset(out->inj_ready, 1, g->NP);
-            else
-                for (q = 0; q < g->NP; q++)
-                    out->inj_ready[q] = (uint8_t)(n->inj_cr[q] != 0);
-        }
+        if (out->inj_ready) /* (every tick, by SIMD: cheaper than counting the ports at zero per credit) */
+            lcan_nonzero_u16_flags(out->inj_ready, n->inj_cr, g->NP);
         if (out->inj_ack)
             memset(out->inj_ack, 0, g->NP);
         if (out->ej_valid)
@@ -696,17 +689,15 @@ static inline void tick_state(lcan_net *n, const lcan_in *in)
         leaf_fast(n, in);
         { /* credits arriving this tick (spec 8.3 step 6, 8.4); the network's fields in locals, as the
            * stores would otherwise make the compiler reload them on every credit */
-            const uint32_t *crl = n->crl_cur, *port_sw = n->port_sw, ncrl = n->n_crl_cur, np = g->n_port;
+            const uint32_t *crl = n->crl_cur, *port_sw = n->port_sw, ncrl = n->n_crl_cur;
             const uint8_t *port_loc = n->port_loc;
             uint16_t *cr = n->cr;
             lcan_fast_sw *swd = n->swd;
-            uint32_t inj_zero = n->n_inj_zero;
             for (k = 0; k < ncrl; k++) {
-                uint32_t c = crl[k], was_zero = cr[c]++ == 0;
+                uint32_t c = crl[k];
+                cr[c]++;
                 swd[port_sw[c]].avail_m |= (uint64_t)1 << port_loc[c];
-                inj_zero -= was_zero & (c >= np); /* a network port ready again */
             }
-            n->n_inj_zero = inj_zero;
         }
         tmp = n->flit_q; n->flit_q = n->flit_d; n->flit_d = tmp;
         n->cur ^= 1u;

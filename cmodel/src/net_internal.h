@@ -152,7 +152,6 @@ struct lcan_net {
                                     written (ej);
                                     NP + 1 entries (one spare: send_flit writes before counting) */
     uint32_t n_ejl_q, n_ejl_d;
-    uint32_t n_inj_zero;         /* network ports with inj_cr == 0 (inj_ready = 0) */
     uint64_t bcast_in;           /* != 0: a broadcast was injected since the reset (the bcast bits of
                                     the injected flits under bcast_m, so never with UNICAST_ONLY):
                                     every flit enters at a leaf (leaf_fast), so without one no

@@ -148,7 +148,7 @@ static void run(check_ctx *c, const char *spec, int depth, double rate, double b
         lcan_net_tick(a, &in, &oa);
         lcan_net_tick(b, &in, &ob);
         lcan_net_tick(c3, &in, &oc);
-        if (overrun && in.rst) { /* past the credits from here on (never 0: n_inj_zero stays right) */
+        if (overrun && in.rst) { /* past the credits from here on (never 0) */
             for (q = 0; q < NP; q++)
                 a->inj_cr[q] = b->inj_cr[q] = c3->inj_cr[q] = 30000;
             tag0 = ntag; /* what was in flight is gone with the reset */
