@@ -261,6 +261,8 @@ static int fast_alloc(lcan_net *n)
     for (l = 1; l <= g->h; l++)
         if (g->P[l] > 64)
             n->fast = 0;
+    if (g->n_sw >= (uint32_t)1 << 22) /* (lcan_fast_link.aw: 16 bits) */
+        n->fast = 0;
     if (!n->fast)
         return 0;
     n->swd = calloc(ns, sizeof *n->swd);
@@ -343,11 +345,12 @@ static int fast_alloc(lcan_net *n)
     for (x = 0; x < np; x++) {
         uint32_t pr = g->peer[x], leaf = (pr & LCAN_PEER_LEAF) != 0;
         n->in_src[x] = leaf ? (uint32_t)np + (pr & ~LCAN_PEER_LEAF) : pr;
-        n->out_to[x].sw = leaf ? g->n_sw : n->port_sw[pr];
+        uint32_t sw = leaf ? g->n_sw : n->port_sw[pr];
+        n->out_to[x].arr = n->swd[sw].arr;
         n->out_to[x].rx = n->in_src[x]; /* the link's far end: x's peer as a receiver, as a sender */
         n->out_to[x].lbit = (uint64_t)1 << (leaf ? 0 : n->port_loc[pr]);
-        n->out_to[x].abit = leaf ? 0 : (uint64_t)1 << (n->out_to[x].sw & 63u);
-        n->out_to[x].aw = leaf ? 0 : n->out_to[x].sw >> 6;
+        n->out_to[x].abit = leaf ? 0 : (uint64_t)1 << (sw & 63u);
+        n->out_to[x].aw = (uint16_t)(leaf ? 0 : sw >> 6);
         n->out_to[x].leaf = (uint8_t)leaf;
         n->out_to[x].cred = (uint8_t)!leaf;
     }

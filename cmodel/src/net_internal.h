@@ -74,17 +74,18 @@ typedef struct {
     uint64_t hi_f;     /* hi << sh_dest: a unicast at this switch goes up when f & lv->hi_f != hi_f */
 } lcan_fast_sw;
 
-typedef struct { /* 32 bytes: indexed by a shift */
-    uint64_t lbit;   /* the receiving input's bit in its switch's arrival mask: 1 << its local port
-                        (bit 0 of the dummy switch at a leaf) */
-    uint64_t abit;   /* the receiving switch's bit in word aw of the activity bitmap; 0 at a leaf (the
-                        dummy switch is never visited), so a send wakes without a branch on it */
-    uint32_t sw, rx; /* switch fed by an output (n_sw at a leaf); the flit register it writes (the
-                        receiving input's global port, n_port + q towards leaf port q) */
-    uint32_t aw;     /* sw / 64 (0 at a leaf) */
+typedef struct { /* 32 bytes: indexed by a shift; a send reads it whole, so everything it writes is
+                    addressed from here without a multiply (the switch record, its activity word) */
+    uint64_t *arr;   /* the arrival masks (lcan_fast_sw.arr) of the switch fed by the output (the
+                        dummy switch n_sw at a leaf) */
+    uint64_t lbit;   /* the receiving input's bit in them: 1 << its local port (bit 0 at a leaf) */
+    uint64_t abit;   /* that switch's bit in word aw of the activity bitmap; 0 at a leaf (the dummy
+                        switch is never visited), so a send wakes without a branch on it */
+    uint32_t rx;     /* the flit register it writes (the receiving input's global port, n_port + q
+                        towards leaf port q) */
+    uint16_t aw;     /* sw / 64 (0 at a leaf; fast mode needs n_sw < 2^22) */
     uint8_t leaf, cred; /* 1 at a leaf; 1 - leaf: the output holds credits (the level-1 downers do
                            not, spec 8.2) */
-    uint8_t spare[2];
 } lcan_fast_link;
 
 struct lcan_net {

@@ -81,11 +81,12 @@ static inline void send_flit(struct lcan_net *n, uint32_t pb, int o, uint64_t f,
     n->flit_d[to->rx] = f;
     n->ejl_d[n->n_ejl_d] = to->rx;
     n->n_ejl_d += to->leaf;
-    n->swd[to->sw].arr[n->nxt] |= to->lbit;
+    to->arr[n->nxt] |= to->lbit;
     n->act_nxt[to->aw] |= to->abit; /* (0 at a leaf) */
     c = n->cr[go] - dec;
     n->cr[go] = (uint16_t)c;
-    *avail &= ~(bit64(o) & all_if(dec & (c == 0)));
+    /* the output leaves avail at its last credit; a leaf's counter stays 0 (c | leaf != 0 there) */
+    *avail &= ~((uint64_t)((c | to->leaf) == 0) << o);
 }
 
 /* The candidate on global input gp was consumed: its credit goes back to the sender (spec 8.3
