@@ -253,7 +253,7 @@ void lcan_traffic_opts_default(lcan_traffic_opts *o)
 typedef struct {
     uint64_t created;
     uint32_t dest; /* leaf, or the tree index of a broadcast */
-    uint8_t bcast, lca;
+    uint8_t bcast, lca, measured; /* measured: created in the measurement window */
 } pkt;
 
 typedef struct {
@@ -471,8 +471,9 @@ static int grow(node *nd)
     return 0;
 }
 
-/* 0 created, 1 not created (a unicast whose pair is cut), -1 out of memory. */
-static int create(drv *d, uint32_t s, uint64_t now)
+/* 0 created, 1 not created (a unicast whose pair is cut), -1 out of memory; window: now is in the
+ * measurement window (the packet is measured). A measured broadcast counts in *bcast_packets. */
+static int create(drv *d, uint32_t s, uint64_t now, int window, uint64_t *bcast_packets)
 {
     node *nd = &d->nodes[s];
     pkt *k;
@@ -486,6 +487,7 @@ static int create(drv *d, uint32_t s, uint64_t now)
             return -1;
         k = &nd->q[(nd->head + nd->count) & (nd->cap - 1u)];
         k->created = now;
+        k->measured = (uint8_t)window;
         k->bcast = 0;
         k->dest = dest;
         k->lca = (uint8_t)lca_of(d, s, dest);
@@ -498,11 +500,13 @@ static int create(drv *d, uint32_t s, uint64_t now)
     k = &nd->q[(nd->head + nd->count) & (nd->cap - 1u)]; /* cap: a power of two */
     PREFETCH_W(&nd->q[(nd->head + nd->count + QUEUE_AHEAD) & (nd->cap - 1u)]);
     k->created = now;
+    k->measured = (uint8_t)window;
     k->bcast = 0;
     if (d->o->bcast > 0 && d->w1 > 0 && urand(&nd->rng) < d->o->bcast) {
         k->bcast = 1;
         k->dest = nd->bseq++ % (uint32_t)d->w1;
         k->lca = (uint8_t)d->h;
+        *bcast_packets += (uint64_t)window;
     } else {
         k->dest = draw_dest(d, nd, s);
         k->lca = (uint8_t)lca_of(d, s, k->dest);
@@ -788,7 +792,7 @@ lcan_status lcan_traffic_run(const lcan_topo *t, const lcan_traffic_pattern *p, 
                     wheel_put(&d, s);
                     continue;
                 }
-                if ((r = create(&d, s, now)) < 0) {
+                if ((r = create(&d, s, now, window, &res->bcast_packets)) < 0) {
                     st = LCAN_ERR_NOMEM;
                     goto done;
                 }
@@ -803,8 +807,6 @@ lcan_status lcan_traffic_run(const lcan_topo *t, const lcan_traffic_pattern *p, 
                 if (window) {
                     res->packets++;
                     d.meas_out++;
-                    if (nd->q[(nd->head + nd->count - 1) & (nd->cap - 1u)].bcast)
-                        res->bcast_packets++;
                 }
                 nd->next = next_creation(&d, nd, now);
                 wheel_put(&d, s);
@@ -828,6 +830,10 @@ lcan_status lcan_traffic_run(const lcan_topo *t, const lcan_traffic_pattern *p, 
                         uint32_t qq = base + k->dest * (uint32_t)d.p1;
                         if (ready[qq] && !iv[qq])
                             port = qq;
+                    } else if (d.U0 == 1) { /* one port per leaf (k-ary n-trees): rr stays 0 */
+                        if (ready[base] && !iv[base] &&
+                            (d.reach == NULL || lcan_reach_port_usable(d.reach, s, 0, k->dest)))
+                            port = base;
                     } else {
                         int j;
                         for (j = 0; j < d.U0; j++) {
@@ -858,7 +864,7 @@ lcan_status lcan_traffic_run(const lcan_topo *t, const lcan_traffic_pattern *p, 
                     sl->injected = now;
                     sl->dest = k->dest;
                     sl->lca = k->lca;
-                    sl->measured = k->created > W && k->created <= W + M;
+                    sl->measured = k->measured;
                     sl->remaining = k->bcast ? d.N : 1u;
                     if (k->bcast && (d.seen[tag] = calloc(d.N, 1)) == NULL) {
                         st = LCAN_ERR_NOMEM;
