@@ -215,8 +215,10 @@ static void do_reset(lcan_net *n, uint32_t seed)
         n->nxt = 1;
         memset(n->act_cur, 0, n->n_actw * sizeof *n->act_cur);
         memset(n->act_nxt, 0, n->n_actw * sizeof *n->act_nxt);
-        n->n_crl_cur = n->n_crl_nxt = 0;
-        n->n_ejl_q = n->n_ejl_d = 0;
+        n->n_crl_cur = 0;
+        n->crl_end = n->crl_nxt;
+        n->n_ejl_q = 0;
+        n->ejl_end = n->ejl_d;
         n->bcast_in = 0;
     }
 }
@@ -270,6 +272,8 @@ static int fast_alloc(lcan_net *n)
     n->in_src = malloc(np * sizeof *n->in_src);
     n->port_sw = malloc(nsend * sizeof *n->port_sw);
     n->port_loc = malloc(nsend);
+    n->cr_av = malloc(nsend * sizeof *n->cr_av);
+    n->cr_bit = malloc(nsend * sizeof *n->cr_bit);
     n->crl_cur = malloc(np * sizeof *n->crl_cur); /* at most one credit per input and tick */
     n->crl_nxt = malloc(np * sizeof *n->crl_nxt);
     n->ejl_q = malloc(((size_t)g->NP + 1u) * sizeof *n->ejl_q);
@@ -277,7 +281,8 @@ static int fast_alloc(lcan_net *n)
     n->n_actw = (g->n_sw + 63u) / 64u; /* (the dummy switch n_sw is never woken) */
     n->act_cur = calloc(n->n_actw, sizeof *n->act_cur);
     n->act_nxt = calloc(n->n_actw, sizeof *n->act_nxt);
-    if (!n->swd || !n->out_to || !n->in_src || !n->port_sw || !n->port_loc || !n->crl_cur || !n->crl_nxt ||
+    if (!n->swd || !n->out_to || !n->in_src || !n->port_sw || !n->port_loc || !n->cr_av || !n->cr_bit ||
+        !n->crl_cur || !n->crl_nxt ||
         !n->ejl_q || !n->ejl_d || !n->act_cur || !n->act_nxt)
         return -1;
     for (l = 1; l <= g->h; l++) {
@@ -341,6 +346,10 @@ static int fast_alloc(lcan_net *n)
     for (q = 0; q < g->NP; q++) {
         n->port_sw[np + q] = g->n_sw;
         n->port_loc[np + q] = 0;
+    }
+    for (x = 0; x < nsend; x++) {
+        n->cr_av[x] = &n->swd[n->port_sw[x]].avail_m;
+        n->cr_bit[x] = (uint64_t)1 << n->port_loc[x];
     }
     for (x = 0; x < np; x++) {
         uint32_t pr = g->peer[x], leaf = (pr & LCAN_PEER_LEAF) != 0;
@@ -497,6 +506,8 @@ void lcan_net_free(lcan_net *n)
     free(n->in_src);
     free(n->port_sw);
     free(n->port_loc);
+    free(n->cr_av);
+    free(n->cr_bit);
     free(n->crl_cur);
     free(n->crl_nxt);
     free(n->ejl_q);
@@ -692,25 +703,25 @@ static inline void tick_state(lcan_net *n, const lcan_in *in)
         leaf_fast(n, in);
         { /* credits arriving this tick (spec 8.3 step 6, 8.4); the network's fields in locals, as the
            * stores would otherwise make the compiler reload them on every credit */
-            const uint32_t *crl = n->crl_cur, *port_sw = n->port_sw, ncrl = n->n_crl_cur;
-            const uint8_t *port_loc = n->port_loc;
+            const uint32_t *crl = n->crl_cur, ncrl = n->n_crl_cur;
+            uint64_t *const *cr_av = n->cr_av;
+            const uint64_t *cr_bit = n->cr_bit;
             uint16_t *cr = n->cr;
-            lcan_fast_sw *swd = n->swd;
             for (k = 0; k < ncrl; k++) {
                 uint32_t c = crl[k];
                 cr[c]++;
-                swd[port_sw[c]].avail_m |= (uint64_t)1 << port_loc[c];
+                *cr_av[c] |= cr_bit[c];
             }
         }
         tmp = n->flit_q; n->flit_q = n->flit_d; n->flit_d = tmp;
         n->cur ^= 1u;
         n->nxt ^= 1u;
+        n->n_crl_cur = (uint32_t)(n->crl_end - n->crl_nxt);
+        n->n_ejl_q = (uint32_t)(n->ejl_end - n->ejl_d);
         t32 = n->crl_cur; n->crl_cur = n->crl_nxt; n->crl_nxt = t32;
         t32 = n->ejl_q; n->ejl_q = n->ejl_d; n->ejl_d = t32;
-        n->n_ejl_q = n->n_ejl_d;
-        n->n_ejl_d = 0;
-        n->n_crl_cur = n->n_crl_nxt;
-        n->n_crl_nxt = 0;
+        n->crl_end = n->crl_nxt;
+        n->ejl_end = n->ejl_d;
         t64 = n->act_cur; n->act_cur = n->act_nxt; n->act_nxt = t64; /* (act_cur was cleared by the visits) */
     } else {
         for (l = 1; l <= g->h; l++)

@@ -140,6 +140,8 @@ struct lcan_net {
     uint32_t *in_src;            /* per global port: the sender feeding its input */
     uint32_t *port_sw;           /* per sender: owning switch (n_sw for a network port) */
     uint8_t *port_loc;           /* per sender: local port index (0 for a network port) */
+    uint64_t **cr_av;            /* per sender: its switch's avail_m (lcan_fast_sw), and its bit there */
+    uint64_t *cr_bit;            /*   (1 << port_loc): a credit sets it by one OR, nothing derived */
     uint64_t *act_cur, *act_nxt; /* the switches to visit on this tick, and on the next one, as
                                     bitmaps (n_actw words; bit sw % 64 of word sw / 64): a wake is one
                                     OR, without a test of "listed already", and the visits run in
@@ -148,11 +150,12 @@ struct lcan_net {
     uint32_t n_actw;
     uint32_t *crl_cur, *crl_nxt; /* senders receiving a credit this / next tick: applied after every
                                     switch and the leaves have run (spec 8.3 step 6), without a visit */
-    uint32_t n_crl_cur, n_crl_nxt;
+    uint32_t n_crl_cur, *crl_end; /* crl_end: where the next credit goes in crl_nxt (a pointer, not a
+                                     count: a uint32_t store cannot change it, so it stays in a register) */
     uint32_t *ejl_q, *ejl_d;     /* n_port + q for the network ports q whose level-1 downer output was
                                     written (ej);
                                     NP + 1 entries (one spare: send_flit writes before counting) */
-    uint32_t n_ejl_q, n_ejl_d;
+    uint32_t n_ejl_q, *ejl_end;  /* ejl_end: where the next entry goes in ejl_d */
     uint64_t bcast_in;           /* != 0: a broadcast was injected since the reset (the bcast bits of
                                     the injected flits under bcast_m, so never with UNICAST_ONLY):
                                     every flit enters at a leaf (leaf_fast), so without one no

@@ -79,8 +79,8 @@ static inline void send_flit(struct lcan_net *n, uint32_t pb, int o, uint64_t f,
     const lcan_fast_link *to = &n->out_to[go];
     dec = to->cred; /* the outputs facing leaves, the level-1 downers, hold no credits (spec 8.2) */
     n->flit_d[to->rx] = f;
-    n->ejl_d[n->n_ejl_d] = to->rx;
-    n->n_ejl_d += to->leaf;
+    *n->ejl_end = to->rx;
+    n->ejl_end += to->leaf;
     to->arr[n->nxt] |= to->lbit;
     n->act_nxt[to->aw] |= to->abit; /* (0 at a leaf) */
     c = n->cr[go] - dec;
@@ -93,7 +93,7 @@ static inline void send_flit(struct lcan_net *n, uint32_t pb, int o, uint64_t f,
  * step 5, 8.4), arriving there next tick. */
 static inline void return_credit(struct lcan_net *n, uint32_t gp)
 {
-    n->crl_nxt[n->n_crl_nxt++] = n->in_src[gp];
+    *n->crl_end++ = n->in_src[gp];
 }
 
 /* Faults (spec 14.3) on the fast path, as masks of local ports: the off ports of switch sw (of
