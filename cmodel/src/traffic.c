@@ -471,37 +471,25 @@ static int grow(node *nd)
     return 0;
 }
 
-/* 0 created, 1 not created (a unicast whose pair is cut), -1 out of memory; window: now is in the
- * measurement window (the packet is measured). A measured broadcast counts in *bcast_packets. */
-static int create(drv *d, uint32_t s, uint64_t now, int window, uint64_t *bcast_packets)
+/* The draws of the packet node s creates at tick now, into *k: 0, or 1 when it is not created (a
+ * unicast whose pair is cut); window: now is in the measurement window (the packet is measured). A
+ * measured broadcast counts in *bcast_packets. */
+HOT_INLINE static inline int draw_pkt(drv *d, node *nd, uint32_t s, uint64_t now, int window,
+                                      uint64_t *bcast_packets, pkt *k)
 {
-    node *nd = &d->nodes[s];
-    pkt *k;
+    k->created = now;
+    k->measured = (uint8_t)window;
+    k->bcast = 0;
     if (d->reach != NULL) { /* faults: no broadcasts (refused); draw the destination first */
         uint32_t dest = draw_dest(d, nd, s);
         if (lcan_reach_cut(d->reach, s, dest)) {
             d->cut++;
             return 1;
         }
-        if (nd->count == nd->cap && grow(nd) != 0)
-            return -1;
-        k = &nd->q[(nd->head + nd->count) & (nd->cap - 1u)];
-        k->created = now;
-        k->measured = (uint8_t)window;
-        k->bcast = 0;
         k->dest = dest;
         k->lca = (uint8_t)lca_of(d, s, dest);
-        nd->count++;
-        d->queued++;
         return 0;
     }
-    if (nd->count == nd->cap && grow(nd) != 0)
-        return -1;
-    k = &nd->q[(nd->head + nd->count) & (nd->cap - 1u)]; /* cap: a power of two */
-    PREFETCH_W(&nd->q[(nd->head + nd->count + QUEUE_AHEAD) & (nd->cap - 1u)]);
-    k->created = now;
-    k->measured = (uint8_t)window;
-    k->bcast = 0;
     if (d->o->bcast > 0 && d->w1 > 0 && urand(&nd->rng) < d->o->bcast) {
         k->bcast = 1;
         k->dest = nd->bseq++ % (uint32_t)d->w1;
@@ -511,8 +499,76 @@ static int create(drv *d, uint32_t s, uint64_t now, int window, uint64_t *bcast_
         k->dest = draw_dest(d, nd, s);
         k->lca = (uint8_t)lca_of(d, s, k->dest);
     }
+    return 0;
+}
+
+/* Packet *k joins the tail of node nd's source queue: 0, or -1 out of memory. */
+HOT_INLINE static inline int enqueue(drv *d, node *nd, const pkt *k)
+{
+    if (nd->count == nd->cap && grow(nd) != 0)
+        return -1;
+    nd->q[(nd->head + nd->count) & (nd->cap - 1u)] = *k; /* cap: a power of two */
+    PREFETCH_W(&nd->q[(nd->head + nd->count + QUEUE_AHEAD) & (nd->cap - 1u)]);
     nd->count++;
     d->queued++;
+    return 0;
+}
+
+/* The network port node s's packet *k can be injected on at this tick (ready, not taken on this
+ * tick, under faults usable for its destination), UINT32_MAX if none; a unicast takes the ports in
+ * turn from nd->rr. */
+HOT_INLINE static inline uint32_t pick_port(drv *d, node *nd, uint32_t s, const pkt *k, const uint8_t *ready,
+                                            const uint8_t *iv)
+{
+    uint32_t base = s * (uint32_t)d->U0;
+    int j;
+    if (k->bcast) {
+        uint32_t qq = base + k->dest * (uint32_t)d->p1;
+        return ready[qq] && !iv[qq] ? qq : UINT32_MAX;
+    }
+    if (d->U0 == 1) /* one port per leaf (k-ary n-trees): rr stays 0 */
+        return ready[base] && !iv[base] && (d->reach == NULL || lcan_reach_port_usable(d->reach, s, 0, k->dest))
+                   ? base
+                   : UINT32_MAX;
+    for (j = 0; j < d->U0; j++) {
+        uint32_t jj = nd->rr + (uint32_t)j; /* (rr + j) mod U0 */
+        jj -= (uint32_t)d->U0 & (0u - (uint32_t)(jj >= (uint32_t)d->U0));
+        if (ready[base + jj] && !iv[base + jj] &&
+            (d->reach == NULL || lcan_reach_port_usable(d->reach, s, (int)jj, k->dest))) {
+            nd->rr = jj + 1u == (uint32_t)d->U0 ? 0 : jj + 1u;
+            return base + jj;
+        }
+    }
+    return UINT32_MAX;
+}
+
+/* Packet *k leaves on network port `port` at tick now with the next free tag (the caller checked
+ * there is one): the tag's slot, the injection inputs. 0, or -1 out of memory. */
+HOT_INLINE static inline int inject(drv *d, const pkt *k, uint32_t port, uint64_t now, uint8_t *iv, uint64_t *iflit,
+                                    uint32_t *used_ports, uint32_t *nused)
+{
+    uint32_t tag = d->sfree[d->sfree_head];
+    slot *sl;
+    PREFETCH_W(&d->slots[d->sfree[(d->sfree_head + TAG_AHEAD) & (d->nslot - 1u)]]);
+    d->sfree_head = (d->sfree_head + 1u) & (d->nslot - 1u); /* nslot: a power of two */
+    d->sfree_count--;
+    sl = &d->slots[tag];
+    sl->used = 1;
+    sl->bcast = k->bcast;
+    sl->created = k->created;
+    sl->injected = now;
+    sl->dest = k->dest;
+    sl->lca = k->lca;
+    sl->measured = k->measured;
+    sl->remaining = k->bcast ? d->N : 1u;
+    if (k->bcast && (d->seen[tag] = calloc(d->N, 1)) == NULL)
+        return -1;
+    iv[port] = 1;
+    iflit[port] = ((uint64_t)tag & d->pmask) |
+                  ((uint64_t)(k->bcast ? k->dest : d->packed[k->dest]) & d->amask) << d->pw |
+                  (uint64_t)k->bcast << (d->pw + d->aw);
+    used_ports[(*nused)++] = port;
+    d->inflight++;
     return 0;
 }
 
@@ -624,7 +680,7 @@ lcan_status lcan_traffic_run(const lcan_topo *t, const lcan_traffic_pattern *p, 
     lcan_reach *rf = NULL;
     lcan_fault_sched sched = {NULL, 0};
     lcan_status st = LCAN_OK;
-    int l, r, phase; /* 0 traffic, 1 drain measured (creating), 2 drain all (not creating) */
+    int l, phase; /* 0 traffic, 1 drain measured (creating), 2 drain all (not creating) */
     int drain_all = o != NULL && (o->drain_all || o->faults != NULL);
 
     if (t == NULL || p == NULL || o == NULL || tick == NULL || res == NULL || p->N != lcan_topo_leaves(t) ||
@@ -782,9 +838,18 @@ lcan_status lcan_traffic_run(const lcan_topo *t, const lcan_traffic_pattern *p, 
         /* creation: the nodes in this tick's bucket (others there are due WHEEL ticks later) */
         if (phase < 2) {
             uint32_t *bucket = &d.wheel[now % WHEEL], lst = *bucket;
+            /* A packet created at a node with an empty queue is injected at once when a port is free,
+             * without a trip through the queue and the busy list. Before, it was injected after the
+             * nodes already busy: the order of the injections within a tick only decides which tag
+             * (payload) a packet gets, which no statistic reads - unless an injection stalls for a
+             * tag, which cannot happen on this tick with more free tags than network ports. So: with
+             * more, and without faults (whose injections wait for the rows, spec 14.4). */
+            int direct = rf == NULL && d.sfree_count > d.NP;
             *bucket = UINT32_MAX;
             while (lst != UINT32_MAX) {
                 node *nd;
+                pkt kk;
+                uint32_t port;
                 s = lst;
                 lst = d.wlink[s];
                 nd = &d.nodes[s];
@@ -792,21 +857,29 @@ lcan_status lcan_traffic_run(const lcan_topo *t, const lcan_traffic_pattern *p, 
                     wheel_put(&d, s);
                     continue;
                 }
-                if ((r = create(&d, s, now, window, &res->bcast_packets)) < 0) {
-                    st = LCAN_ERR_NOMEM;
-                    goto done;
-                }
-                if (r > 0) { /* a cut pair: not created */
+                if (draw_pkt(&d, nd, s, now, window, &res->bcast_packets, &kk) != 0) { /* a cut pair */
                     nd->next = next_creation(&d, nd, now);
                     wheel_put(&d, s);
                     continue;
                 }
-                if (nd->count == 1) /* the queue was empty: the node becomes busy */
-                    d.busy[d.nbusy++] = s;
                 res->created++;
                 if (window) {
                     res->packets++;
                     d.meas_out++;
+                }
+                if (direct && nd->count == 0 && (port = pick_port(&d, nd, s, &kk, ready, iv)) != UINT32_MAX) {
+                    if (inject(&d, &kk, port, now, iv, iflit, used_ports, &nused) != 0) {
+                        st = LCAN_ERR_NOMEM;
+                        goto done;
+                    }
+                    res->injected++;
+                } else {
+                    if (enqueue(&d, nd, &kk) != 0) {
+                        st = LCAN_ERR_NOMEM;
+                        goto done;
+                    }
+                    if (nd->count == 1) /* the queue was empty: the node becomes busy */
+                        d.busy[d.nbusy++] = s;
                 }
                 nd->next = next_creation(&d, nd, now);
                 wheel_put(&d, s);
@@ -818,68 +891,25 @@ lcan_status lcan_traffic_run(const lcan_topo *t, const lcan_traffic_pattern *p, 
             uint32_t b, nb = 0;
             for (b = 0; b < d.nbusy; b++) {
                 node *nd;
-                uint32_t base;
                 s = d.busy[b];
                 nd = &d.nodes[s];
-                base = s * (uint32_t)d.U0;
                 while (nd->count > 0) {
                     pkt *k = &nd->q[nd->head];
-                    uint32_t port = UINT32_MAX, tag;
-                    slot *sl;
-                    if (k->bcast) {
-                        uint32_t qq = base + k->dest * (uint32_t)d.p1;
-                        if (ready[qq] && !iv[qq])
-                            port = qq;
-                    } else if (d.U0 == 1) { /* one port per leaf (k-ary n-trees): rr stays 0 */
-                        if (ready[base] && !iv[base] &&
-                            (d.reach == NULL || lcan_reach_port_usable(d.reach, s, 0, k->dest)))
-                            port = base;
-                    } else {
-                        int j;
-                        for (j = 0; j < d.U0; j++) {
-                            uint32_t jj = nd->rr + (uint32_t)j; /* (rr + j) mod U0 */
-                            jj -= (uint32_t)d.U0 & (0u - (uint32_t)(jj >= (uint32_t)d.U0));
-                            if (ready[base + jj] && !iv[base + jj] &&
-                                (d.reach == NULL || lcan_reach_port_usable(d.reach, s, (int)jj, k->dest))) {
-                                port = base + jj;
-                                nd->rr = jj + 1u == (uint32_t)d.U0 ? 0 : jj + 1u;
-                                break;
-                            }
-                        }
-                    }
+                    uint32_t port = pick_port(&d, nd, s, k, ready, iv);
                     if (port == UINT32_MAX)
                         break;
                     if (d.sfree_count == 0) {
                         res->tag_stalls++;
                         break;
                     }
-                    tag = d.sfree[d.sfree_head];
-                    PREFETCH_W(&d.slots[d.sfree[(d.sfree_head + TAG_AHEAD) & (d.nslot - 1u)]]);
-                    d.sfree_head = (d.sfree_head + 1u) & (d.nslot - 1u); /* nslot: a power of two */
-                    d.sfree_count--;
-                    sl = &d.slots[tag];
-                    sl->used = 1;
-                    sl->bcast = k->bcast;
-                    sl->created = k->created;
-                    sl->injected = now;
-                    sl->dest = k->dest;
-                    sl->lca = k->lca;
-                    sl->measured = k->measured;
-                    sl->remaining = k->bcast ? d.N : 1u;
-                    if (k->bcast && (d.seen[tag] = calloc(d.N, 1)) == NULL) {
+                    if (inject(&d, k, port, now, iv, iflit, used_ports, &nused) != 0) {
                         st = LCAN_ERR_NOMEM;
                         goto done;
                     }
-                    iv[port] = 1;
-                    iflit[port] = ((uint64_t)tag & d.pmask) |
-                                  ((uint64_t)(k->bcast ? k->dest : d.packed[k->dest]) & d.amask) << d.pw |
-                                  (uint64_t)k->bcast << (d.pw + d.aw);
-                    used_ports[nused++] = port;
                     nd->head = (nd->head + 1u) & (nd->cap - 1u);
                     PREFETCH_W(&nd->q[(nd->head + QUEUE_AHEAD) & (nd->cap - 1u)]);
                     nd->count--;
                     d.queued--;
-                    d.inflight++;
                     res->injected++;
                 }
                 if (nd->count > 0)
