@@ -265,6 +265,9 @@ static int fast_alloc(lcan_net *n)
             n->fast = 0;
     if (g->n_sw >= (uint32_t)1 << 22) /* (lcan_fast_link.aw: 16 bits) */
         n->fast = 0;
+    for (l = 1; l <= g->h; l++)
+        if (n->swk[l].bits > 6) /* (lcan_fast_level.want_k: digits below 64; implied by P <= 64) */
+            n->fast = 0;
     if (!n->fast)
         return 0;
     n->swd = calloc(ns, sizeof *n->swd);
@@ -323,6 +326,12 @@ static int fast_alloc(lcan_net *n)
         for (c = 0; c < k->P; c++)
             lv->cnt_o[c] = &n->cnt_ud[l][c >= k->D];
         lv->base_t[k->m] = 0;
+        for (c = 0; c < 128; c++) { /* (bits <= 6, checked above: x < 64) */
+            int cls = c >= 64 ? k->m : c, valid = c >= 64 || c < k->m;
+            lv->want_k[c] = valid ? lv->want_t[cls] : 0;
+            lv->base_k[c] = valid ? lv->base_t[cls] : 0;
+            lv->cyc_k[c] = valid ? lv->cyc_t[cls] : 0;
+        }
         for (c = 0; c < 256; c++) {
             lv->r_in[c] = (uint8_t)lcan_lfsr_offset((uint32_t)c, k->in_mask, k->P);
             lv->st_up[c] = (uint8_t)(k->D + lcan_lfsr_offset((uint32_t)c, k->up_mask, k->U));

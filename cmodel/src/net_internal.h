@@ -54,6 +54,11 @@ typedef struct {
                                       than the lowest free one (DOWN with p > 1, UP with U > 1 outside
                                       sigma's order) */
     uint32_t *cnt_o[64];           /* the counter a send on output o adds to: cnt_ud[l][o >= D] */
+    /* The same by request key x | up << 6 (digit l, x < 64, and the up decision of spec 4), so that
+     * a candidate's class is not computed from them: want_k is 0 for an invalid digit (x >= m, not
+     * going up), the only key with nothing to want; every key with up set is class UP. */
+    uint64_t want_k[128];
+    uint8_t base_k[128], cyc_k[128];
 } lcan_fast_level;
 
 /* The largest up_tab: 2^12 rows (U <= 5; kary(4,n)'s U = 4 reads 7 bits, 128 rows of 4 bytes). */

@@ -176,18 +176,19 @@ static inline const uint8_t *up_order(const struct lcan_net *n, const lcan_fast_
     return lcan_sw_up_order(&n->swk[l], s, buf);
 }
 
-/* The output granted to a unicast request of class cls (DOWN(x) = x, UP = m; up: class UP) of a
- * switch of level lv->l with LFSR value s, among its free wanted outputs fr (spec 6), as a bit (0: none):
- * the first free one cyclically from the class's start (x * p + r_dn, or D + r_up), or for class UP
- * under UP_CHOICE = uniform the first free D + sigma[k] (*ord: that order, looked up on first use).
- * Where the start cannot matter (cyc_t: a down class of one link, class UP in sigma's order) the
- * lowest free output is that first one, and the start is not computed. */
-static inline uint64_t grant_unicast(const struct lcan_net *n, const lcan_fast_level *lv, uint32_t s, uint32_t cls,
+/* The output granted to a unicast request of key x | up << 6 (lcan_fast_level.want_k: class DOWN(x),
+ * or UP when up) of a switch of level lv->l with LFSR value s, among its free wanted outputs fr
+ * (spec 6), as a bit (0: none): the first free one cyclically from the class's start (x * p + r_dn,
+ * or D + r_up), or for class UP under UP_CHOICE = uniform the first free D + sigma[k] (*ord: that
+ * order, looked up on first use). Where the start cannot matter (cyc_k: a down class of one link,
+ * class UP in sigma's order) the lowest free output is that first one, and the start is not
+ * computed. */
+static inline uint64_t grant_unicast(const struct lcan_net *n, const lcan_fast_level *lv, uint32_t s, uint32_t key,
                                      int up, uint64_t fr, const uint8_t **ord, uint8_t *ord_buf)
 {
     uint64_t g = fr & (0u - fr);
-    if (lv->cyc_t[cls]) {
-        uint32_t start = lv->base_t[cls] + (up ? lv->st_up[(s >> 8) & 0xFFu] : lv->r_dn[(s >> 16) & 0xFFu]);
+    if (lv->cyc_k[key]) {
+        uint32_t start = lv->base_k[key] + (up ? lv->st_up[(s >> 8) & 0xFFu] : lv->r_dn[(s >> 16) & 0xFFu]);
         uint64_t hi = fr & ~(bit64((int)start) - 1u), first = hi ? hi : fr;
         g = first & (0u - first);
     }
@@ -390,20 +391,19 @@ static inline int switch_uni_t(struct lcan_net *n, uint32_t sw, uint64_t arr, ui
     for (ph = 0; ph < 2; ph++)
     for (m = seg[ph]; m; m &= m - 1u) {
         int i = lcan_ctz64(m), up;
-        uint64_t f, g;
-        uint32_t x, cls, upm;
+        uint64_t f, g, want;
+        uint32_t key;
         f = may_bcast ? cand[i] : candidate(n, pb + (uint32_t)i, (int)((fm >> i) & 1u));
         /* (the per-level constants are read where used, not copied first: copies are spilled) */
-        x = (uint32_t)(f >> lv->xsh) & lv->dmask;
         up = (int)((lv->up_in >> i) & 1u) & ((f & lv->hi_f) != sd->hi_f); /* spec 4 */
-        if (x >= (uint32_t)lv->m && !up) { /* an invalid digit: discarded on arrival (rare) */
+        key = ((uint32_t)(f >> lv->xsh) & lv->dmask) | (uint32_t)up << 6;
+        want = lv->want_k[key];
+        if (want == 0) { /* an invalid digit: discarded on arrival (rare) */
             dropm |= bit64(i);
             ndrop++;
             continue;
         }
-        upm = 0u - (uint32_t)up;
-        cls = (x & ~upm) | ((uint32_t)lv->m & upm); /* DOWN(x), or UP = m */
-        g = grant_unicast(n, lv, s, cls, up, lv->want_t[cls] & avail & ~taken, &ord, ord_buf);
+        g = grant_unicast(n, lv, s, key, up, want & avail & ~taken, &ord, ord_buf);
         if (g) {
             int o = lcan_ctz64(g);
             taken |= g;
@@ -448,7 +448,7 @@ static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faul
     uint64_t arr = sd->arr[n->cur], fm = sd->fifo_m, cands = arr | fm, f;
     const lcan_fast_level *lv;
     int i, from_fifo, cons = 1, up;
-    uint32_t gp, dest, x;
+    uint32_t gp, dest, x, key;
     if (cands == 0)
         return;
     if (cands & (cands - 1u)) {
@@ -479,10 +479,10 @@ static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faul
     dest = lcan_net_dest(n, f);
     x = (uint32_t)(f >> lv->xsh) & lv->dmask;
     up = (int)((lv->up_in >> i) & 1u) & ((f & lv->hi_f) != sd->hi_f); /* spec 4 */
-    if (x < (uint32_t)lv->m || up) { /* (x >= m: an invalid digit, rare) */
-        uint64_t want, gr, avail = sd->avail_m;
-        uint32_t s = sd->lfsr, upm = 0u - (uint32_t)up, cls = (x & ~upm) | ((uint32_t)lv->m & upm);
-        want = lv->want_t[cls];
+    key = x | (uint32_t)up << 6;
+    if (lv->want_k[key] != 0) { /* (0: an invalid digit, rare) */
+        uint64_t want = lv->want_k[key], gr, avail = sd->avail_m;
+        uint32_t s = sd->lfsr;
         if (faulty) { /* spec 14.3 */
             lcan_sw_faults fb;
             want &= ~fast_off(n, sw, lv->l, &fb) & (up ? fast_reach(lv, &fb, dest) : ~(uint64_t)0);
@@ -490,7 +490,7 @@ static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faul
         if (!faulty || want != 0) {
             uint8_t ord_buf[64];
             const uint8_t *ord = NULL;
-            gr = grant_unicast(n, lv, s, cls, up, want & avail, &ord, ord_buf);
+            gr = grant_unicast(n, lv, s, key, up, want & avail, &ord, ord_buf);
             cons = gr != 0;
             if (gr) {
                 int o = lcan_ctz64(gr);
