@@ -6,7 +6,10 @@ arbitration priority, an off-by-one, a stuck acknowledge, ...). For each, a scra
 repository gets the edit and the lockstep suite below runs on it under Icarus (fast to compile; the
 C model checks the RTL every cycle), then the directed cell tests (tb/cells). A mutant both leave alive
 faces the switch-level lockstep (tb/switch, Verilator: `tb/switch/tb-switch run --seeds 2`, which
-drives single switches with inputs no network produces). The mutant is KILLED
+drives single switches with inputs no network produces), and one those three leave alive faces the
+floor proofs of `make test-floor` (tb/floor/prove-floor.sh: rtl/lcan_switch proven equal to the
+hand-written (2,2) switches, in the configurations without debug view that the benches do not
+build; yosys, seconds each). The mutant is KILLED
 when any run fails (a mismatch, a data or delivery error, a failed cell check, or a compile
 error), SURVIVES otherwise; the report says which stage killed it. Prints the kill rate; docs/verification.md
 lists the survivors with the reason.
@@ -24,9 +27,9 @@ and line order: 362 of 723 at stop 25; 1 = all). A mutant that does not compile 
 KILLED (build) and scored apart.
 
   scripts/mutants.py [--only N,N..] [--jobs J] [--list] [--generated K | --no-generated]
-                     [--stages icarus,cells,switch] [--switch-form short|tiny] [--require-killed]
+                     [--stages icarus,cells,switch,floor] [--switch-form short|tiny] [--require-killed]
 
---stages runs only the named stages (default all three); --switch-form tiny runs the third stage on
+--stages runs only the named stages (default all four); --switch-form tiny runs the third stage on
 tb/switch's tiny form (six units: two level-1 switches and the odd pgft's level 2, built in about a
 quarter of the short form's time) instead of the short form (46 units); --require-killed exits 1 when a mutant
 survives or any hand-written edit (run or not) no longer matches rtl/ exactly once (the short form
@@ -98,13 +101,13 @@ MUTANTS = [
     (46, "lcan_switch.v", "if (!HOLD_OUT[go] || tx_valid_d[go])", "if (1)", "held links: a switch clears its flit register when it does not write it (the receiver's one-flit FIFO loses its entry)"),
     (47, "lcan_network.v", "(inj_valid[q] && port_ready[q]) ? inj_flit[q*FW +: FW] :\n                                                                            inj_flit_q;", "(inj_valid[q] && port_ready[q]) ? inj_flit[q*FW +: FW] :\n                                                                            {FW{1'b0}};", "held links: the injection register is cleared when not loaded (a waiting flit at a level-1 switch is lost)"),
     (48, "lcan_switch.v", "if (HOLD_OUT[go] || wr[go])", "if (1)", "binary crossbar: an output not written (and not held) carries the flit of input out_src, not 0"),
-    (49, "lcan_alloc.v", "if (j <= n - 2 && q[(rr + j) % n])", "if (j <= n - 2 && q[(rr + n - j) % n])", "allocator pick form (unicast only, P <= 4): the rotation scanned downwards (killed by make prove-alloc's PICK_P shapes; the lockstep benches build no unicast-only switch)"),
-    (50, "lcan_alloc.v", "pick_first = to_idx((rr + n - 1) % n);", "pick_first = to_idx(rr);", "allocator pick form: the last requester of the scan (taken without a test) gets the first's index (killed by make prove-alloc's PICK_P shapes, as 49)"),
+    (49, "lcan_alloc.v", "if (j <= n - 2 && q[(rr + j) % n])", "if (j <= n - 2 && q[(rr + n - j) % n])", "allocator pick form (unicast only, P <= 4): the rotation scanned downwards (the circuit switches' pick form too since stop 39: killed by the circuit lockstep; and by make prove-alloc's PICK_P shapes)"),
+    (50, "lcan_alloc.v", "pick_first = to_idx((rr + n - 1) % n);", "pick_first = to_idx(rr);", "allocator pick form: the last requester of the scan (taken without a test) gets the first's index (killed as 49)"),
     (51, "lcan_fifo.v", "if (rst || do_pop || (arrive && !push && empty))", "if (rst || do_pop)", "one-entry FIFO: a flit consumed through the bypass is kept as an entry"),
     (52, "lcan_alloc.v", "assign req_gnt[i] = |by;", "assign req_gnt[i] = 1'b0;", "allocator: req_gnt never set (a granted candidate is not consumed)"),
-    (53, "lcan_alloc.v", "assign mq = {free[0] ? ob : oa, oa};", "assign mq = {free[0] ? oa : ob, oa};", "allocator pick form of two uppers (PICK_U): virtual output 1 takes the first requester when virtual output 0 is free (killed by make prove-alloc's PICK_U shapes; the lockstep benches build no unicast-only switch)"),
-    (54, "lcan_alloc.v", "wire [SW-1:0] r_d = (r_in < to_idx(D)) ? r_in : {SW{1'b0}};", "wire [SW-1:0] r_d = r_in;", "allocator pick form of two uppers: a rotation r_in >= D not mapped to a scan from downer 0 (killed by make prove-alloc's PICK_U shapes, as 53)"),
-    (55, "lcan_alloc.v", "(up_perm[k] | ~free[0]) ? wa : wb;", "up_perm[k] ? wa : wb;", "allocator pick form of two uppers: upper k's crossbar index ignores a busy virtual output 0 (killed by make prove-alloc's PICK_U shapes, as 53)"),
+    (53, "lcan_alloc.v", "assign mq = {free[0] ? ob : oa, oa};", "assign mq = {free[0] ? oa : ob, oa};", "allocator pick form of two uppers (PICK_U): virtual output 1 takes the first requester when virtual output 0 is free (killed by the unicast-only DEPTH 1 lockstep run, and by make prove-alloc's PICK_U shapes)"),
+    (54, "lcan_alloc.v", "wire [SW-1:0] r_d = (r_in < to_idx(D)) ? r_in : {SW{1'b0}};", "wire [SW-1:0] r_d = r_in;", "allocator pick form of two uppers: a rotation r_in >= D not mapped to a scan from downer 0 (killed as 53)"),
+    (55, "lcan_alloc.v", "(up_perm[k] | ~free[0]) ? wa : wb;", "up_perm[k] ? wa : wb;", "allocator pick form of two uppers: upper k's crossbar index ignores a busy virtual output 0 (killed as 53)"),
     (70, "lcan_switch_circuit.v", "wire [SW-1:0] s = ((src_q[gx*SW +: SW] & {SW{set_q[gx]}}) | out_src[gx*SW +: SW]) &", "wire [SW-1:0] s = (out_src[gx*SW +: SW]) &", "circuit binary crossbar: data selected by the (idle) allocator, not the circuit's source"),
     (71, "lcan_switch_circuit.v", "assign xbar[gx*FW +: FW] = w ? col : {FW{1'b0}};", "assign xbar[gx*FW +: FW] = col;", "circuit binary crossbar: an output not written carries a flit, not 0"),
     (72, "lcan_xbar_col.v", "if (sel == k[SW-1:0])", "if (sel <= k[SW-1:0])", "crossbar column: the last input at or above the select taken"),
@@ -115,7 +118,7 @@ MUTANTS = [
     (77, "lcan_fifo.v", "wire keep = ~(do_pop | (arrive & ~push & empty)) & (~empty | arrive);", "wire keep = ~do_pop & (~empty | arrive);", "one-entry FIFO, LATE_POP (held links with broadcasts): a flit consumed through the bypass is kept as an entry"),
     (78, "lcan_switch_packet.v", "served_d = (served_q | grant[g*P +: P]) & MASK & {P{~consume[g]}};", "served_d = (served_q | grant[g*P +: P]) & MASK;", "packet: served not cleared when the candidate is consumed (the next broadcast of that input skips outputs)"),
     (79, "lcan_switch_circuit.v", "UMASK = (DSW >= SW || BIN == 0) ? {SW{1'b1}} : ((1 << DSW) - 1);", "UMASK = (DSW >= SW || BIN == 0) ? {SW{1'b1}} : ((1 << DSW) - 2);", "circuit binary crossbar: an upper output's src masked below the downers (a (2,2) switch's uppers always take input 0)"),
-    (80, "lcan_switch_circuit.v", "                src_q <= bsel;", "                src_q <= src_q;", "circuit without the debug view (src loaded with the select): src never loaded (killed by make test-floor's circuit proof, a counterexample from reset; the lockstep benches keep the debug view)"),
+    (80, "lcan_switch_circuit.v", "                src_q <= bsel;", "                src_q <= src_q;", "circuit without the debug view (src loaded with the select): src never loaded (the lockstep benches keep the debug view: killed by the floor stage's circuit proof, a counterexample from reset)"),
 ]
 
 # Generation rules: (regex, replacement, name). Spaces around binary operators keep reductions
@@ -183,6 +186,10 @@ SUITE = [
     # one-flit FIFOs: held links (spec 8.1, LINK_HOLD), broadcasts waiting over several ticks
     ["lcan(2,2,8)", "--mode", "packet", "--pattern", "random", "--cycles", "600", "--depth", "1",
      "--bcast-rate", "0.3"],
+    # the same unicast-only (spec 8.8): the allocator's pick forms of unicast-only switches with held
+    # links (lcan_alloc PICK_P, PICK_U), which no network with broadcasts builds
+    ["lcan(2,2,8)", "--mode", "packet", "--pattern", "random", "--cycles", "600", "--depth", "1",
+     "--unicast-only"],
 ]
 
 
@@ -219,7 +226,7 @@ def run(cmd, **kw):
             time.sleep(0.2)
 
 
-STAGES = ("icarus", "cells", "switch")
+STAGES = ("icarus", "cells", "switch", "floor")
 RUN_STAGES = set(STAGES)
 SWITCH_FORM = ["short"]  # the tb/switch form of the third stage (--switch-form)
 
@@ -250,8 +257,30 @@ def run_suite(tree):
     # third stage (issue 16): the switch-level lockstep (tb/switch, Verilator: one build of every unit
     # of its short form, about a minute) drives one switch with inputs no network produces; run only
     # for the mutants the first two stages leave alive
-    if "switch" not in RUN_STAGES:
-        return True, ""
+    note = ""
+    if "switch" in RUN_STAGES:
+        ok, note = run_switch_stage(tree, env)
+        if not ok:
+            return ok, note
+    # fourth stage: the floor proofs of make test-floor (tb/floor/prove-floor.sh, yosys k-induction,
+    # seconds each): rtl/lcan_switch equal to the hand-written (2,2) switches in the configurations the
+    # benches above do not build (no debug view, pinned straps and seed); run only for survivors
+    if "floor" in RUN_STAGES and shutil.which("yosys") is not None:
+        for form in ("pinned", "free", "ckt-pinned", "ckt-free"):
+            try:
+                r = run(["bash", os.path.join(tree, "tb", "floor", "prove-floor.sh"), form],
+                        capture_output=True, text=True, timeout=SUITE_TIMEOUT,
+                        env=dict(env, LOG=os.path.join(tree, "build", "prove-floor", form + ".log")))
+            except subprocess.TimeoutExpired:
+                return False, "floor proof %s: no result within %d s" % (form, SUITE_TIMEOUT)
+            if r.returncode != 0:
+                last = ((r.stdout + r.stderr).strip().splitlines() or ["exit %d" % r.returncode])[-1]
+                return False, "floor proof %s: %s" % (form, last[:140])
+    return True, note
+
+
+def run_switch_stage(tree, env):
+    """The third stage: (ok, why) of tb/switch's lockstep on the tree."""
     if not os.path.exists(os.path.join(tree, "build", "tb-switch", "libtbsw_vl.a")) or shutil.which("verilator") is None:
         return True, "(switch-level lockstep not run: no verilator or build/tb-switch/libtbsw_vl.a)"
     try:
