@@ -526,8 +526,12 @@ static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faul
 
 /* Every active switch of the tick, in switch order; the loop is here so that the per-switch step is
  * inlined into it (one call per tick, not one per switch). act_cur is cleared as it is read (the
- * visits write act_nxt only), ready to serve as act_nxt on the next tick. */
-void lcan_net_packet_switches(struct lcan_net *n)
+ * visits write act_nxt only), ready to serve as act_nxt on the next tick. faulty: as in
+ * switch_fast_t, a constant in each of the two copies below. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void switches_t(struct lcan_net *n, const int faulty)
 {
     uint64_t *act = n->act_cur;
     uint32_t w, nw = n->n_actw;
@@ -535,18 +539,16 @@ void lcan_net_packet_switches(struct lcan_net *n)
         uint64_t m = act[w];
         act[w] = 0;
         for (; m; m &= m - 1u)
-            switch_fast_t(n, w * 64u + (uint32_t)lcan_ctz64(m), 0);
+            switch_fast_t(n, w * 64u + (uint32_t)lcan_ctz64(m), faulty);
     }
+}
+
+void lcan_net_packet_switches(struct lcan_net *n)
+{
+    switches_t(n, 0);
 }
 
 void lcan_net_packet_switches_faulty(struct lcan_net *n)
 {
-    uint64_t *act = n->act_cur;
-    uint32_t w, nw = n->n_actw;
-    for (w = 0; w < nw; w++) {
-        uint64_t m = act[w];
-        act[w] = 0;
-        for (; m; m &= m - 1u)
-            switch_fast_t(n, w * 64u + (uint32_t)lcan_ctz64(m), 1);
-    }
+    switches_t(n, 1);
 }
