@@ -45,8 +45,9 @@ module lcan_alloc #(
     // P <= FLAT_P (and P > PICK_P): a group of one output takes the flat form, class and broadcast
     // requesters alike: the winner is the first requester at or after r_in, requester i wins when
     // it requests, the output is free and no requester precedes it (per value of r_in a constant
-    // set of predecessors), the winner's index one priority chain per value of r_in; 0 (default):
-    // never (see lcan_switch for where it is used, and the measurements)
+    // set of predecessors), the winner's index one priority chain per value of r_in; the upper
+    // group of UP_CHOICE = 1 takes a flat form as well (two uppers g_flat2, more g_flatu); 0
+    // (default): never (see lcan_switch for where it is used, and the measurements)
     parameter FLAT_P = 0,
     // P <= PICK_U: the upper group of UP_CHOICE = 1 with two uppers takes the pick form as well:
     // the first and the second requester from r_in (only downers request an upper) as indices,
@@ -146,7 +147,7 @@ module lcan_alloc #(
         end
     endfunction
 
-    // output o is in a group of the flat forms (FLAT_P: g_flat, g_flat2 below)
+    // output o is in a group of the flat forms (FLAT_P: g_flat, g_flat2, g_flatu below)
     function flat_out;
         input integer o;
         integer fg, fk;
@@ -154,7 +155,7 @@ module lcan_alloc #(
             fg = (o < D) ? o / PDN : M;
             fk = (fg < M) ? PDN : U;
             flat_out = (P > PICK_P) && (P <= FLAT_P) &&
-                       ((!(PERM && fg == M) && fk == 1) || ((PERM && fg == M) && fk == 2));
+                       ((!(PERM && fg == M) && fk == 1) || ((PERM && fg == M) && fk >= 2));
         end
     endfunction
 
@@ -419,6 +420,202 @@ module lcan_alloc #(
             end
             assign gr[g*P +: P] = s0 | s1;
             wire unused_flat2 = &{1'b0, m, mx, first, b0, free, free_x, up_perm};
+            end else if (VIRT && K > 2 && P > PICK_P && P <= FLAT_P) begin : g_flatu
+            // more than two uppers in sigma order: g_perm's selections for every up_perm
+            // (permutation or not), written as tables of the registers' part (free, b0 and their
+            // positions, up_perm: what a physical upper is for a class requester of rank c) and
+            // the requests' part per value of r_in. Only the D downers request an upper (spec 4:
+            // class UP; 8.3: a climbing broadcast; the upper inputs' requests here are 0), met from
+            // r_in in the order of a scan over 0 .. D - 1 from r_in when r_in < D, else from 0.
+            // Requester i of class rank c takes virtual output k iff k is free and k is the c-th
+            // free output (tq), or, when the first broadcast wins, the c-th free output not
+            // counting the b0 ones (tx); the first broadcast wins iff some b0 output is free and no
+            // b0 output's position is below the number of class requesters before it (bm, ln).
+            // Each of out_valid, the crossbar index and the grants is the OR over ranks of a table
+            // entry and the requests' part, both values of "the first broadcast wins" computed and
+            // that bit selecting last (the late requests then meet the tables in a flat AND-OR).
+            localparam NR = D;
+            // registers' part: tq[c*K + k] (tx[c*K + k]), virtual output k is free (and not a b0
+            // output) and has c free (free, non-b0) outputs before it (counted flat, not by
+            // lcan_prefix_count: a function of K bits each)
+            reg [NR*K-1:0] tq, tx;
+            reg [NR:0]     bm;
+            // hq / hx: one-hot counts (bit n: n outputs so far), shifted per free output (logic,
+            // not adders: yosys would map an integer sum to a carry chain, out of ABC's reach)
+            reg [K:0]      hq, hx;
+            integer        kk, cc;
+            always @* begin
+                tq = {(NR*K){1'b0}};
+                tx = {(NR*K){1'b0}};
+                bm = {(NR+1){1'b0}};
+                hq = {{K{1'b0}}, 1'b1};
+                hx = {{K{1'b0}}, 1'b1};
+                for (kk = 0; kk < K; kk = kk + 1) begin
+                    for (cc = 0; cc < NR; cc = cc + 1)
+                        if (cc <= K) begin
+                            tq[cc*K + kk] = free[kk] & hq[cc];
+                            tx[cc*K + kk] = free[kk] & ~b0[kk] & hx[cc];
+                        end
+                    // bm[n]: some b0 output's position is below n
+                    for (cc = 1; cc <= NR; cc = cc + 1)
+                        bm[cc] = bm[cc] | (b0[kk] & ~(|(hq >> cc)));
+                    if (free[kk])
+                        hq = {hq[K-1:0], 1'b0};
+                    if (free[kk] && !b0[kk])
+                        hx = {hx[K-1:0], 1'b0};
+                end
+            end
+            // physical upper u: its virtual outputs' tables (g_perm's g_back in front of the
+            // requests); gq / gx: some virtual output for rank c (g_perm's gr, the OR of vsel)
+            reg [NR*K-1:0] tqp, txp;
+            reg [NR-1:0]   gq, gx;
+            reg [K-1:0]    bp;
+            integer        uu, qq, c2;
+            always @* begin
+                tqp = {(NR*K){1'b0}};
+                txp = {(NR*K){1'b0}};
+                gq = {NR{1'b0}};
+                gx = {NR{1'b0}};
+                bp = {K{1'b0}};
+                for (uu = 0; uu < K; uu = uu + 1)
+                    for (qq = 0; qq < K; qq = qq + 1) begin
+                        for (c2 = 0; c2 < NR; c2 = c2 + 1) begin
+                            tqp[c2*K + uu] = tqp[c2*K + uu] | (up_perm[qq*U + uu] & tq[c2*K + qq]);
+                            txp[c2*K + uu] = txp[c2*K + uu] | (up_perm[qq*U + uu] & tx[c2*K + qq]);
+                        end
+                        bp[uu] = bp[uu] | (up_perm[qq*U + uu] & b0[qq] & free[qq]);
+                    end
+                for (c2 = 0; c2 < NR; c2 = c2 + 1)
+                    for (qq = 0; qq < K; qq = qq + 1) begin
+                        gq[c2] = gq[c2] | tq[c2*K + qq];
+                        gx[c2] = gx[c2] | tx[c2*K + qq];
+                    end
+            end
+            wire any_b0 = |(free & b0);
+            // the requests' part: rk[i*NR + c], downer i is a class requester of rank c; fb[i],
+            // downer i is the first broadcast; won, it wins (before any_b0). Per value of r_in the
+            // requesters before i are a constant set: each term a count of those bits
+            reg [NR-1:0] rsel;
+            integer      rs;
+            always @* begin
+                for (rs = 0; rs < NR; rs = rs + 1)
+                    rsel[rs] = (r_in == to_idx(rs)) || (rs == 0 && r_in >= to_idx(NR));
+            end
+            // (each value of r_in computed on its own and selected by an AND-OR with the decoded
+            // r_in, not a chain of multiplexers.) rk[i*NR + c]: downer i is a class requester of rank
+            // c; fb: the first broadcast (g_perm's first); ln[n]: a class requester with no
+            // broadcast before it has at least n - 1 class requesters before it (at least n class
+            // requesters come before the first broadcast): the first broadcast loses iff some ln[n]
+            // meets bm[n] (g_perm's acc & ~sb, for ranks below NR)
+            reg [NR*NR-1:0] rk;
+            reg [NR-1:0]    fb;
+            reg [NR:0]      ln;
+            reg [NR*NR-1:0] rk_r;
+            reg [NR-1:0]    fb_r;
+            reg [NR:0]      ln_r;
+            reg [NR:0]      hc;
+            reg             sbf;
+            integer         rr, j, c4;
+            always @* begin
+                rk = {(NR*NR){1'b0}};
+                fb = {NR{1'b0}};
+                ln = {(NR+1){1'b0}};
+                for (rr = 0; rr < NR; rr = rr + 1) begin
+                    // hc: the class requesters met so far (one-hot count); sbf: a broadcast met
+                    rk_r = {(NR*NR){1'b0}};
+                    fb_r = {NR{1'b0}};
+                    ln_r = {(NR+1){1'b0}};
+                    hc = {{NR{1'b0}}, 1'b1};
+                    sbf = 1'b0;
+                    for (j = 0; j < NR; j = j + 1) begin
+                        rk_r[((rr + j) % NR)*NR +: NR] = cls[(rr + j) % NR] ? hc[NR-1:0] : {NR{1'b0}};
+                        fb_r[(rr + j) % NR] = spc[(rr + j) % NR] & ~sbf;
+                        for (c4 = 0; c4 < NR; c4 = c4 + 1)
+                            ln_r[c4 + 1] = ln_r[c4 + 1] | (cls[(rr + j) % NR] & ~sbf & (|(hc >> c4)));
+                        sbf = sbf | spc[(rr + j) % NR];
+                        if (cls[(rr + j) % NR])
+                            hc = {hc[NR-1:0], 1'b0};
+                    end
+                    if (rsel[rr]) begin
+                        rk = rk | rk_r;
+                        fb = fb | fb_r;
+                        ln = ln | ln_r;
+                    end
+                end
+            end
+            wire won = (|spc[NR-1:0]) & ~(|(ln & bm));
+            wire bcw = any_b0 & won;
+            reg [K*P-1:0] ps;
+            reg [P-1:0]   pg;
+            integer       u2, i2, c3;
+            always @* begin
+                ps = {(K*P){1'b0}};
+                pg = {P{1'b0}};
+                for (i2 = 0; i2 < NR; i2 = i2 + 1) begin
+                    for (u2 = 0; u2 < K; u2 = u2 + 1) begin
+                        for (c3 = 0; c3 < NR; c3 = c3 + 1)
+                            ps[u2*P + i2] = ps[u2*P + i2] |
+                                (rk[i2*NR + c3] & (bcw ? txp[c3*K + u2] : tqp[c3*K + u2]));
+                        ps[u2*P + i2] = ps[u2*P + i2] | (fb[i2] & bcw & bp[u2]);
+                    end
+                    for (c3 = 0; c3 < NR; c3 = c3 + 1)
+                        pg[i2] = pg[i2] | (rk[i2*NR + c3] & (bcw ? gx[c3] : gq[c3]));
+                    pg[i2] = pg[i2] | (fb[i2] & bcw);
+                end
+            end
+            // per rank c: some class requester has it (th) and its index (nth); fidx, the first
+            // broadcast's index. Output u is granted, and to which requester, from these and the
+            // tables (the OR of ps[u] and its encoding, written without ps)
+            reg [NR-1:0]    th;
+            reg [NR:0]      hn;
+            reg [NR*SW-1:0] nth;
+            reg [SW-1:0]    fidx;
+            reg [K-1:0]     ov;
+            reg [K*SW-1:0]  oi;
+            reg             ovx, ovq;
+            reg [SW-1:0]    oix, oiq;
+            integer         i3, c5, u3;
+            always @* begin
+                nth = {(NR*SW){1'b0}};
+                fidx = {SW{1'b0}};
+                // th[c]: more than c class requesters (hn, their one-hot count: no rotation)
+                hn = {{NR{1'b0}}, 1'b1};
+                for (i3 = 0; i3 < NR; i3 = i3 + 1)
+                    if (cls[i3])
+                        hn = {hn[NR-1:0], 1'b0};
+                for (c5 = 0; c5 < NR; c5 = c5 + 1)
+                    th[c5] = |(hn >> (c5 + 1));
+                for (i3 = 0; i3 < NR; i3 = i3 + 1) begin
+                    for (c5 = 0; c5 < NR; c5 = c5 + 1) begin
+                        nth[c5*SW +: SW] = nth[c5*SW +: SW] | (rk[i3*NR + c5] ? to_idx(i3) : {SW{1'b0}});
+                    end
+                    fidx = fidx | (fb[i3] ? to_idx(i3) : {SW{1'b0}});
+                end
+                // (both values of bcw computed, bcw selecting last)
+                for (u3 = 0; u3 < K; u3 = u3 + 1) begin
+                    ovx = bp[u3];
+                    ovq = 1'b0;
+                    oix = bp[u3] ? fidx : {SW{1'b0}};
+                    oiq = {SW{1'b0}};
+                    for (c5 = 0; c5 < NR; c5 = c5 + 1) begin
+                        ovx = ovx | (th[c5] & txp[c5*K + u3]);
+                        ovq = ovq | (th[c5] & tqp[c5*K + u3]);
+                        oix = oix | (txp[c5*K + u3] ? nth[c5*SW +: SW] : {SW{1'b0}});
+                        oiq = oiq | (tqp[c5*K + u3] ? nth[c5*SW +: SW] : {SW{1'b0}});
+                    end
+                    ov[u3] = bcw ? ovx : ovq;
+                    oi[u3*SW +: SW] = bcw ? oix : oiq;
+                end
+            end
+            for (k = 0; k < K; k = k + 1) begin : g_uo
+                assign sel[(BASE+k)*P +: P] = ps[k*P +: P];
+                assign ovw[BASE+k] = ov[k];
+                assign idx[(BASE+k)*SW +: SW] = oi[k*SW +: SW];
+            end
+            assign gr[g*P +: P] = pg;
+            // (the upper inputs' requests: 0; the rank form's ranks, positions and first broadcast
+            // are not read)
+            wire unused_flatu = &{1'b0, m, mx, first, pos, posx, cls[P-1:NR], spc[P-1:NR]};
             end else begin : g_perm
                 // the same with the broadcast output at virtual position b0 (one-hot): mb0, the
                 // class requester whose rank is b0's position

@@ -642,7 +642,18 @@ module lcan_switch #(
             // ports there too (sw-2-2-w8-circuit-noobs-pinned, docs/synthesis.md 23; 0 above 4 ports,
             // where it has no effect, so that those switches' cells stay the same modules)
             localparam PICK_P = ((CIRCUIT && P <= 4) || (!CIRCUIT && UNICAST_ONLY != 0)) ? 4 : 0;
-            localparam FLAT_P = (!CIRCUIT && UNICAST_ONLY == 0) ? 4 : 0;
+            // the flat forms (lcan_alloc FLAT_P) in packet switches with broadcasts: up to 4 ports
+            // (one-output groups and two uppers, docs/synthesis.md 23.1), and up to 8 ports for the
+            // one-output groups and more than two uppers (g_flatu). Measured on the iCE40 (SYNTH_ECP5=0
+            // SYNTH_SEED=S scripts/synth/run-one.sh NAME OUT, seeds 1 / 2 / 3):
+            // sw-4-4-w8-packet-noobs-d1-pinned-held 1,284 LUT, 50.0 / 49.7 / 49.2 MHz with 4, 1,480 LUT,
+            // 63.6 / 64.0 / 66.3 MHz with 8; -pinned (not held) 1,536 LUT, 46.9 / 51.2 / 46.4 MHz ->
+            // 1,690 LUT, 58.5 / 59.6 / 58.5 MHz; sw-2-4-w8-packet 1,223 -> 1,217 LUT, 52.2 -> 69.2 MHz
+            // (seed 1). Not with two uppers above 4 ports (the (4,2) switch): there g_flat2 would
+            // read a registered sigma (PLAIN_OFS needs P a power of two), which it equals the rank
+            // form for only when sigma is a permutation (prove-switch's induction would start from
+            // any up_perm_q); sw-4-2-w8-packet measured 1,525 -> 1,483 LUT, 42.3 -> 54.0 MHz with 8
+            localparam FLAT_P = (!CIRCUIT && UNICAST_ONLY == 0) ? ((P <= 4 || U == 2) ? 4 : 8) : 0;
             // and the two uppers' pick form (lcan_alloc PICK_U) where the inputs are held links
             // (LINK_HOLD, packet mode). Measured on the iCE40 (LUT): sw-2-2-w8-packet-noobs-d1-pinned-uni-held
             // 158 -> 156, lcan-2-2-16-w8-packet-noobs-d1-pinned-uni-ce8 4,851 -> 4,749; without

@@ -7,7 +7,8 @@
 # UC is UP_CHOICE (1 uniform: class UP in the order of any permutation sigma of the uppers, an
 # unconstrained permutation matrix; 0 rotate, the default when omitted); PK is PICK_P (the pick
 # form of one-output groups when P <= PK; default 0); FL is FLAT_P (the flat form of one-output
-# groups with broadcasts when PK < P <= FL; default 0); PU is PICK_U (the pick form of two uppers
+# groups with broadcasts when PK < P <= FL, and of the upper group with UC = 1: g_flat2 for two
+# uppers, g_flatu for more; default 0); PU is PICK_U (the pick form of two uppers
 # when P <= PU; default PK).
 # Prints one line per shape; exits 1 if any proof fails (the counterexample is in the log).
 set -u
@@ -19,6 +20,7 @@ SHAPES=${*:-"2,1,0 2,1,2 4,1,2 2,1,4 4,1,4 2,2,2 4,2,0 3,1,3 2,3,2 3,2,2 2,2,4 6
   2,1,2,1 2,1,3,1 3,1,3,1 2,1,4,1 4,1,4,1 2,2,4,1 2,3,2,1 2,1,5,1 \
   2,1,0,0,8 2,1,2,0,8 2,1,2,1,8 3,1,3,1,8 4,1,0,0,8 4,1,4,1,8 2,2,4,1,8 6,1,2,0,8 4,1,2,1,8 \
   2,1,0,0,0,4 2,1,2,0,0,4 2,1,2,1,0,4 3,1,1,1,0,4 4,1,0,0,0,4 2,1,2,1,0,8 4,1,4,1,0,8 6,1,2,0,0,8 2,2,2,1,0,8 \
+  2,1,3,1,0,8 5,1,3,1,0,8 2,2,4,1,0,8 2,1,6,1,0,8 1,1,3,1,0,8 \
   2,1,2,1,8,0,0 2,2,2,1,8 3,1,2,1,8 6,1,2,1,8"}
 fail=0
 for s in $SHAPES; do

@@ -64,6 +64,9 @@ SHAPES=(
   "packet-d1-uni-held:$B1 W_UP 2 MODE 1 LEVEL 2 LINK_HOLD 1 UNICAST_ONLY 1 PLAIN_OFFSETS 1"
   "packet-top-uni:$B1 W_UP 0 MODE 1 LEVEL 2 UNICAST_ONLY 1"
   "packet-m3-u4-uni:M_L 3 P_DN 1 P_UP 1 ADDR_W 4 DIG_OFF 0 DIG_W 2 PAYLOAD_W 4 DEPTH 1 W_UP 4 MODE 1 LEVEL 1 UNICAST_ONLY 1"
+  # the (4,4) broadcast switch of the synthesis rows (P = 8, held links, level 2): lcan_alloc's flat
+  # forms of FLAT_P = 8, four uppers in sigma order (g_flatu) with the registered sigma
+  "packet-m4-u4-d1-held:M_L 4 P_DN 1 P_UP 1 ADDR_W 5 DIG_OFF 2 DIG_W 2 PAYLOAD_W 4 DEPTH 1 W_UP 4 MODE 1 LEVEL 2 LINK_HOLD 1"
   # circuit mode without the debug view (lcan_switch_circuit's src loaded with the column select,
   # up to 4 ports): level 1 and level 2 (the (2,2) synthesis rows' digit)
   "circuit-l1-noobs:$B W_UP 2 MODE 0 LEVEL 1 OBSERVE 0"
