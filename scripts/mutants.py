@@ -120,7 +120,7 @@ MUTANTS = [
     (79, "lcan_switch_circuit.v", "UMASK = (DSW >= SW || BIN == 0) ? {SW{1'b1}} : ((1 << DSW) - 1);", "UMASK = (DSW >= SW || BIN == 0) ? {SW{1'b1}} : ((1 << DSW) - 2);", "circuit binary crossbar: an upper output's src masked below the downers (a (2,2) switch's uppers always take input 0)"),
     (80, "lcan_switch_circuit.v", "                src_q <= bsel;", "                src_q <= src_q;", "circuit without the debug view (src loaded with the select): src never loaded (the lockstep benches keep the debug view: killed by the floor stage's circuit proof, a counterexample from reset)"),
     (81, "lcan_alloc.v", "ln_r[c4 + 1] = ln_r[c4 + 1] | (cls[(rr + j) % NR] & ~sbf & (|(hc >> c4)));", "ln_r[c4 + 1] = ln_r[c4 + 1] | (cls[(rr + j) % NR] & (|(hc >> c4)));", "allocator flat form of more than two uppers (g_flatu): class requesters after the first broadcast count against its claim on upper 0 (killed by the lcan(2,3,8) lockstep run and make prove-alloc's FLAT_P shapes with U > 2)"),
-    (82, "lcan_alloc.v", "ov[u3] = bcw ? ovx : ovq;", "ov[u3] = ovq;", "allocator flat form of more than two uppers: out_valid ignores a winning broadcast (upper 0 not written, or the class requesters' upper written without its flit; killed by make prove-alloc's FLAT_P shapes with U > 2)"),
+    (82, "lcan_alloc.v", "ov[u3] = bcw ? ovx : ovq;", "ov[u3] = ovq;", "allocator flat form of more than two uppers: out_valid ignores a winning broadcast (upper 0 not written, or the class requesters' upper written without its flit; killed as 81)"),
 ]
 
 # Generation rules: (regex, replacement, name). Spaces around binary operators keep reductions
