@@ -196,6 +196,10 @@ SUITE = [
     # order (lcan_alloc g_flatu, packet switches with broadcasts up to 8 ports)
     ["lcan(2,3,8)", "--mode", "packet", "--pattern", "random", "--cycles", "600", "--depth", "1",
      "--bcast-rate", "0.3"],
+    # and with four downers and four uppers (8 ports, the (4,4) switch's g_flatu): ranks of up to
+    # four class requesters, which two downers never reach
+    ["kary(4,2)", "--mode", "packet", "--pattern", "random", "--cycles", "600", "--depth", "1",
+     "--bcast-rate", "0.3"],
 ]
 
 
