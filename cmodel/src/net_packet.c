@@ -521,7 +521,8 @@ static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faul
         fm |= all_if(n->fcount[gp]) & bit64(i);
     }
     sd->fifo_m = fm;
-    lcan_net_wake_if(n, sw, fm != 0);
+    if (fm) /* (a branch: a lone candidate nearly always arrives and leaves, so fm is 0, predicted) */
+        lcan_net_wake_if(n, sw, 1);
 }
 
 /* Every active switch of the tick, in switch order; the loop is here so that the per-switch step is
