@@ -217,8 +217,7 @@ static void do_reset(lcan_net *n, uint32_t seed)
         memset(n->act_nxt, 0, n->n_actw * sizeof *n->act_nxt);
         n->n_crl_cur = 0;
         n->crl_end = n->crl_nxt;
-        n->n_ejl_q = 0;
-        n->ejl_end = n->ejl_d;
+        memset(n->ejb, 0, 2u * n->n_ejw * sizeof *n->ejb);
         n->bcast_in = 0;
     }
 }
@@ -279,14 +278,14 @@ static int fast_alloc(lcan_net *n)
     n->cr_bit = malloc(nsend * sizeof *n->cr_bit);
     n->crl_cur = malloc(np * sizeof *n->crl_cur); /* at most one credit per input and tick */
     n->crl_nxt = malloc(np * sizeof *n->crl_nxt);
-    n->ejl_q = malloc(((size_t)g->NP + 1u) * sizeof *n->ejl_q);
-    n->ejl_d = malloc(((size_t)g->NP + 1u) * sizeof *n->ejl_d);
+    n->n_ejw = (g->NP + 63u) / 64u;
+    n->ejb = calloc(2u * (size_t)n->n_ejw, sizeof *n->ejb);
     n->n_actw = (g->n_sw + 63u) / 64u; /* (the dummy switch n_sw is never woken) */
     n->act_cur = calloc(n->n_actw, sizeof *n->act_cur);
     n->act_nxt = calloc(n->n_actw, sizeof *n->act_nxt);
     if (!n->swd || !n->out_to || !n->in_src || !n->port_sw || !n->port_loc || !n->cr_av || !n->cr_bit ||
         !n->crl_cur || !n->crl_nxt ||
-        !n->ejl_q || !n->ejl_d || !n->act_cur || !n->act_nxt)
+        !n->ejb || !n->act_cur || !n->act_nxt)
         return -1;
     for (l = 1; l <= g->h; l++) {
         lcan_fast_level *lv = &n->lv[l];
@@ -364,9 +363,10 @@ static int fast_alloc(lcan_net *n)
         uint32_t pr = g->peer[x], leaf = (pr & LCAN_PEER_LEAF) != 0;
         n->in_src[x] = leaf ? (uint32_t)np + (pr & ~LCAN_PEER_LEAF) : pr;
         uint32_t sw = leaf ? g->n_sw : n->port_sw[pr];
-        n->out_to[x].arr = n->swd[sw].arr;
+        uint32_t q = pr & ~LCAN_PEER_LEAF;
+        n->out_to[x].arr = leaf ? n->ejb + 2u * (q >> 6) : n->swd[sw].arr;
         n->out_to[x].rx = n->in_src[x]; /* the link's far end: x's peer as a receiver, as a sender */
-        n->out_to[x].lbit = (uint64_t)1 << (leaf ? 0 : n->port_loc[pr]);
+        n->out_to[x].lbit = (uint64_t)1 << (leaf ? q & 63u : n->port_loc[pr]);
         n->out_to[x].abit = leaf ? 0 : (uint64_t)1 << (sw & 63u);
         n->out_to[x].aw = (uint16_t)(leaf ? 0 : sw >> 6);
         n->out_to[x].leaf = (uint8_t)leaf;
@@ -519,8 +519,7 @@ void lcan_net_free(lcan_net *n)
     free(n->cr_bit);
     free(n->crl_cur);
     free(n->crl_nxt);
-    free(n->ejl_q);
-    free(n->ejl_d);
+    free(n->ejb);
     free(n->act_cur);
     free(n->act_nxt);
     for (l = 0; l < (int)(sizeof n->lv / sizeof n->lv[0]); l++)
@@ -612,9 +611,10 @@ static void write_outputs(const lcan_net *n, lcan_out *out)
     if (out == NULL)
         return;
     if (n->fast) {
-        /* every flit towards a leaf was written on this tick: n_port + its port is in ejl_q, its
-         * register flit_q[n_port + q] (flit_q holds stale values elsewhere) */
-        uint32_t k;
+        /* every flit towards a leaf was written on this tick: port q's bit is set in ejb (the words
+         * of parity cur, after the tick), its register is flit_q[n_port + q] (flit_q holds stale
+         * values elsewhere) */
+        uint32_t w;
         if (out->inj_ready) /* (every tick, by SIMD: cheaper than counting the ports at zero per credit) */
             lcan_nonzero_u16_flags(out->inj_ready, n->inj_cr, g->NP);
         if (out->inj_ack)
@@ -623,12 +623,15 @@ static void write_outputs(const lcan_net *n, lcan_out *out)
             memset(out->ej_valid, 0, g->NP);
         if (out->ej_flit)
             memset(out->ej_flit, 0, g->NP * sizeof *out->ej_flit);
-        for (k = 0; k < n->n_ejl_q; k++) {
-            uint32_t e = n->ejl_q[k], qq = e - g->n_port;
-            if (out->ej_valid)
-                out->ej_valid[qq] = 1;
-            if (out->ej_flit)
-                out->ej_flit[qq] = n->flit_q[e] & n->fmask;
+        for (w = 0; w < n->n_ejw; w++) {
+            uint64_t m = n->ejb[2u * w + n->cur];
+            for (; m; m &= m - 1u) {
+                uint32_t qq = w * 64u + (uint32_t)lcan_ctz64(m);
+                if (out->ej_valid)
+                    out->ej_valid[qq] = 1;
+                if (out->ej_flit)
+                    out->ej_flit[qq] = n->flit_q[g->n_port + qq] & n->fmask;
+            }
         }
     } else
     for (q = 0; q < g->NP; q++) {
@@ -705,6 +708,8 @@ static inline void tick_state(lcan_net *n, const lcan_in *in)
     } else if (n->fast) {
         uint32_t *t32, k;
         uint64_t *t64;
+        for (k = 0; k < n->n_ejw; k++) /* this tick's ejections (the words still hold the tick before last's) */
+            n->ejb[2u * k + n->nxt] = 0;
         if (n->faulty)
             lcan_net_packet_switches_faulty(n);
         else
@@ -726,11 +731,8 @@ static inline void tick_state(lcan_net *n, const lcan_in *in)
         n->cur ^= 1u;
         n->nxt ^= 1u;
         n->n_crl_cur = (uint32_t)(n->crl_end - n->crl_nxt);
-        n->n_ejl_q = (uint32_t)(n->ejl_end - n->ejl_d);
         t32 = n->crl_cur; n->crl_cur = n->crl_nxt; n->crl_nxt = t32;
-        t32 = n->ejl_q; n->ejl_q = n->ejl_d; n->ejl_d = t32;
         n->crl_end = n->crl_nxt;
-        n->ejl_end = n->ejl_d;
         t64 = n->act_cur; n->act_cur = n->act_nxt; n->act_nxt = t64; /* (act_cur was cleared by the visits) */
     } else {
         for (l = 1; l <= g->h; l++)

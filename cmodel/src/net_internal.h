@@ -81,11 +81,11 @@ typedef struct {
 
 typedef struct { /* 32 bytes: indexed by a shift; a send reads it whole, so everything it writes is
                     addressed from here without a multiply (the switch record, its activity word) */
-    uint64_t *arr;   /* the arrival masks (lcan_fast_sw.arr) of the switch fed by the output (the
-                        dummy switch n_sw at a leaf) */
-    uint64_t lbit;   /* the receiving input's bit in them: 1 << its local port (bit 0 at a leaf) */
-    uint64_t abit;   /* that switch's bit in word aw of the activity bitmap; 0 at a leaf (the dummy
-                        switch is never visited), so a send wakes without a branch on it */
+    uint64_t *arr;   /* the arrival masks (lcan_fast_sw.arr) of the switch fed by the output; at a
+                        leaf port q the ejection masks of its 64 ports (lcan_net.ejb + 2 (q / 64)) */
+    uint64_t lbit;   /* the receiving input's bit in them: 1 << its local port (1 << q % 64 at a leaf) */
+    uint64_t abit;   /* that switch's bit in word aw of the activity bitmap; 0 at a leaf, so a send
+                        wakes without a branch on it */
     uint32_t rx;     /* the flit register it writes (the receiving input's global port, n_port + q
                         towards leaf port q) */
     uint16_t aw;     /* sw / 64 (0 at a leaf; fast mode needs n_sw < 2^22) */
@@ -128,7 +128,7 @@ struct lcan_net {
      * is the flit arriving on global input gp (written by the switch or network port feeding it;
      * inj is the full-scan tick's), flit_q[n_port + q] the one leaving towards leaf port q (ej);
      * so a switch reads an arriving flit at its own port, without looking its sender up. They
-     * hold a valid flit only where a list or mask says one was written on the tick (arr, ejl_q):
+     * hold a valid flit only where a mask says one was written on the tick (arr, ejb):
      * nothing else reads them, so they are never cleared, and bk_q / bk_d are not used (credits
      * travel in crl).
      * Senders are numbered 0..n_port+NP-1: the global output ports, then the network ports, whose
@@ -157,10 +157,12 @@ struct lcan_net {
                                     switch and the leaves have run (spec 8.3 step 6), without a visit */
     uint32_t n_crl_cur, *crl_end; /* crl_end: where the next credit goes in crl_nxt (a pointer, not a
                                      count: a uint32_t store cannot change it, so it stays in a register) */
-    uint32_t *ejl_q, *ejl_d;     /* n_port + q for the network ports q whose level-1 downer output was
-                                    written (ej);
-                                    NP + 1 entries (one spare: send_flit writes before counting) */
-    uint32_t n_ejl_q, *ejl_end;  /* ejl_end: where the next entry goes in ejl_d */
+    uint64_t *ejb;               /* the network ports q whose level-1 downer output was written (ej),
+                                    a pair of words per 64 ports: bit q % 64 of ejb[2 (q / 64) + nxt] on
+                                    the tick (a send sets it as it sets a switch's arrival bit: the
+                                    link record points here), read as [.. + cur] by write_outputs
+                                    after the tick; the tick clears its nxt words first */
+    uint32_t n_ejw;              /* words per parity: ceil(NP / 64) */
     uint64_t bcast_in;           /* != 0: a broadcast was injected since the reset (the bcast bits of
                                     the injected flits under bcast_m, so never with UNICAST_ONLY):
                                     every flit enters at a leaf (leaf_fast), so without one no

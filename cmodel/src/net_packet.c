@@ -69,8 +69,8 @@ static inline uint64_t candidate(const struct lcan_net *n, uint32_t gp, int from
 }
 
 /* Output o of the switch whose first global port is pb takes flit f (spec 8.3 step 4): the flit
- * register of its receiver (net_internal.h); at a leaf the ejection list, else the receiving
- * switch's arrival mask and a wake (the leaves' dummy switch takes the mask and is never listed); a
+ * register of its receiver (net_internal.h) and its bit in the receiving switch's arrival mask and
+ * a wake, or at a leaf the same bit in the ejection masks (lcan_net.ejb) and no wake (abit 0); a
  * credit spent (level-1 downers hold none; an output left without credits leaves *avail). The
  * caller counts it. */
 static inline void send_flit(struct lcan_net *n, uint32_t pb, int o, uint64_t f, uint64_t *avail)
@@ -79,9 +79,7 @@ static inline void send_flit(struct lcan_net *n, uint32_t pb, int o, uint64_t f,
     const lcan_fast_link *to = &n->out_to[go];
     dec = to->cred; /* the outputs facing leaves, the level-1 downers, hold no credits (spec 8.2) */
     n->flit_d[to->rx] = f;
-    *n->ejl_end = to->rx;
-    n->ejl_end += to->leaf;
-    to->arr[n->nxt] |= to->lbit;
+    to->arr[n->nxt] |= to->lbit; /* (at a leaf its bit in ejb) */
     n->act_nxt[to->aw] |= to->abit; /* (0 at a leaf) */
     c = n->cr[go] - dec;
     n->cr[go] = (uint16_t)c;
