@@ -204,13 +204,10 @@ static void do_reset(lcan_net *n, uint32_t seed)
             lcan_fast_sw *sd = &n->swd[k];
             sd->arr[0] = sd->arr[1] = 0;
             sd->fifo_m = 0;
-            sd->avail_m = 0;
         }
         for (l = 1; l <= g->h; l++)
-            for (x = 0; x < g->S[l]; x++) {
-                n->swd[g->sw_base[l] + x].avail_m = n->lv[l].pmask;
+            for (x = 0; x < g->S[l]; x++)
                 n->swd[g->sw_base[l] + x].lfsr = n->lfsr[g->sw_base[l] + x];
-            }
         n->cur = 0;
         n->nxt = 1;
         memset(n->act_cur, 0, n->n_actw * sizeof *n->act_cur);
@@ -274,8 +271,6 @@ static int fast_alloc(lcan_net *n)
     n->in_src = malloc(np * sizeof *n->in_src);
     n->port_sw = malloc(nsend * sizeof *n->port_sw);
     n->port_loc = malloc(nsend);
-    n->cr_av = malloc(nsend * sizeof *n->cr_av);
-    n->cr_bit = malloc(nsend * sizeof *n->cr_bit);
     n->crl_cur = malloc(np * sizeof *n->crl_cur); /* at most one credit per input and tick */
     n->crl_nxt = malloc(np * sizeof *n->crl_nxt);
     n->n_ejw = (g->NP + 63u) / 64u;
@@ -283,7 +278,7 @@ static int fast_alloc(lcan_net *n)
     n->n_actw = (g->n_sw + 63u) / 64u; /* (the dummy switch n_sw is never woken) */
     n->act_cur = calloc(n->n_actw, sizeof *n->act_cur);
     n->act_nxt = calloc(n->n_actw, sizeof *n->act_nxt);
-    if (!n->swd || !n->out_to || !n->in_src || !n->port_sw || !n->port_loc || !n->cr_av || !n->cr_bit ||
+    if (!n->swd || !n->out_to || !n->in_src || !n->port_sw || !n->port_loc ||
         !n->crl_cur || !n->crl_nxt ||
         !n->ejb || !n->act_cur || !n->act_nxt)
         return -1;
@@ -355,10 +350,6 @@ static int fast_alloc(lcan_net *n)
         n->port_sw[np + q] = g->n_sw;
         n->port_loc[np + q] = 0;
     }
-    for (x = 0; x < nsend; x++) {
-        n->cr_av[x] = &n->swd[n->port_sw[x]].avail_m;
-        n->cr_bit[x] = (uint64_t)1 << n->port_loc[x];
-    }
     for (x = 0; x < np; x++) {
         uint32_t pr = g->peer[x], leaf = (pr & LCAN_PEER_LEAF) != 0;
         n->in_src[x] = leaf ? (uint32_t)np + (pr & ~LCAN_PEER_LEAF) : pr;
@@ -371,6 +362,7 @@ static int fast_alloc(lcan_net *n)
         n->out_to[x].aw = (uint16_t)(leaf ? 0 : sw >> 6);
         n->out_to[x].leaf = (uint8_t)leaf;
         n->out_to[x].cred = (uint8_t)!leaf;
+        n->swd[n->port_sw[x]].leafm |= (uint64_t)leaf << n->port_loc[x];
     }
     return 0;
 }
@@ -462,7 +454,8 @@ lcan_status lcan_net_new(const lcan_topo *t, const lcan_cfg *cfg, lcan_net **out
         n->set = malloc(np);
         n->src = malloc(np);
     } else {
-        n->cr = malloc((np + n->g.NP) * sizeof *n->cr);
+        /* (+ 8: the fast tick reads a switch's counters eight at a time, bytemask.h) */
+        n->cr = calloc(np + n->g.NP + 8u, sizeof *n->cr);
         n->fifo = calloc(np * (size_t)n->cfg.depth, sizeof *n->fifo); /* the fast tick reads stale slots */
         n->fhead = malloc(np * sizeof *n->fhead);
         n->fcount = malloc(np * sizeof *n->fcount);
@@ -515,8 +508,6 @@ void lcan_net_free(lcan_net *n)
     free(n->in_src);
     free(n->port_sw);
     free(n->port_loc);
-    free(n->cr_av);
-    free(n->cr_bit);
     free(n->crl_cur);
     free(n->crl_nxt);
     free(n->ejb);
@@ -715,17 +706,13 @@ static inline void tick_state(lcan_net *n, const lcan_in *in)
         else
             lcan_net_packet_switches(n);
         leaf_fast(n, in);
-        { /* credits arriving this tick (spec 8.3 step 6, 8.4); the network's fields in locals, as the
-           * stores would otherwise make the compiler reload them on every credit */
+        { /* credits arriving this tick (spec 8.3 step 6, 8.4): the counters only (a switch reads
+           * which outputs hold credits from them at its visit); the network's fields in locals, as
+           * the stores would otherwise make the compiler reload them on every credit */
             const uint32_t *crl = n->crl_cur, ncrl = n->n_crl_cur;
-            uint64_t *const *cr_av = n->cr_av;
-            const uint64_t *cr_bit = n->cr_bit;
             uint16_t *cr = n->cr;
-            for (k = 0; k < ncrl; k++) {
-                uint32_t c = crl[k];
-                cr[c]++;
-                *cr_av[c] |= cr_bit[c];
-            }
+            for (k = 0; k < ncrl; k++)
+                cr[crl[k]]++;
         }
         tmp = n->flit_q; n->flit_q = n->flit_d; n->flit_d = tmp;
         n->cur ^= 1u;

@@ -71,7 +71,10 @@ typedef struct {
     uint64_t arr[2];   /* inputs with a flit arriving: arr[n->cur] on this tick, arr[n->cur ^ 1] on the
                           next (written by the senders) */
     uint64_t fifo_m;   /* inputs whose FIFO is not empty */
-    uint64_t avail_m;  /* outputs with cr > 0 (and level-1 downers) */
+    uint64_t leafm;    /* the outputs facing leaves (level-1 downers): no credits, always available
+                          (spec 8.2); the others are available when their cr > 0, which a visit reads
+                          from the counters (net_packet.c avail_of) rather than keep a mask a send
+                          and a credit would both update */
     uint32_t lfsr;     /* the switch's LFSR (n->lfsr[sw] is the full-scan tick's: copied at the reset) */
     uint32_t spare;
     uint32_t pb, hi;   /* first global port; the switch's digits a_{l+1..h} (geom hi) */
@@ -145,8 +148,6 @@ struct lcan_net {
     uint32_t *in_src;            /* per global port: the sender feeding its input */
     uint32_t *port_sw;           /* per sender: owning switch (n_sw for a network port) */
     uint8_t *port_loc;           /* per sender: local port index (0 for a network port) */
-    uint64_t **cr_av;            /* per sender: its switch's avail_m (lcan_fast_sw), and its bit there */
-    uint64_t *cr_bit;            /*   (1 << port_loc): a credit sets it by one OR, nothing derived */
     uint64_t *act_cur, *act_nxt; /* the switches to visit on this tick, and on the next one, as
                                     bitmaps (n_actw words; bit sw % 64 of word sw / 64): a wake is one
                                     OR, without a test of "listed already", and the visits run in

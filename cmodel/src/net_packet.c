@@ -20,6 +20,7 @@
  * bit is decoded as 0 (n->bcast_m = 0, as sw.c's k->bcast_m): every candidate is a unicast, so
  * n->bcast_in stays 0 and only the unicast steps run.
  */
+#include "bytemask.h"
 #include "lfsr.h"
 #include "net_internal.h"
 #include "sw.h"
@@ -71,20 +72,25 @@ static inline uint64_t candidate(const struct lcan_net *n, uint32_t gp, int from
 /* Output o of the switch whose first global port is pb takes flit f (spec 8.3 step 4): the flit
  * register of its receiver (net_internal.h) and its bit in the receiving switch's arrival mask and
  * a wake, or at a leaf the same bit in the ejection masks (lcan_net.ejb) and no wake (abit 0); a
- * credit spent (level-1 downers hold none; an output left without credits leaves *avail). The
- * caller counts it. */
-static inline void send_flit(struct lcan_net *n, uint32_t pb, int o, uint64_t f, uint64_t *avail)
+ * credit spent (level-1 downers hold none). The caller counts it. An output whose last credit is
+ * spent is taken on this tick, so the visit's free set need not drop it (avail_of). */
+static inline void send_flit(struct lcan_net *n, uint32_t pb, int o, uint64_t f)
 {
-    uint32_t go = pb + (uint32_t)o, dec, c;
+    uint32_t go = pb + (uint32_t)o, dec;
     const lcan_fast_link *to = &n->out_to[go];
     dec = to->cred; /* the outputs facing leaves, the level-1 downers, hold no credits (spec 8.2) */
     n->flit_d[to->rx] = f;
     to->arr[n->nxt] |= to->lbit; /* (at a leaf its bit in ejb) */
     n->act_nxt[to->aw] |= to->abit; /* (0 at a leaf) */
-    c = n->cr[go] - dec;
-    n->cr[go] = (uint16_t)c;
-    /* the output leaves avail at its last credit; a leaf's counter stays 0 (c | leaf != 0 there) */
-    *avail &= ~((uint64_t)((c | to->leaf) == 0) << o);
+    n->cr[go] = (uint16_t)(n->cr[go] - dec);
+}
+
+/* The outputs of switch sd (of P ports) available on this tick (spec 8.3): those that hold a credit,
+ * from the counters (eight by one compare; bits at P and above, the next ports' counters, are never
+ * wanted), and the level-1 downers, which hold none (spec 8.2). */
+static inline uint64_t avail_of(const struct lcan_net *n, const lcan_fast_sw *sd, int P)
+{
+    return lcan_nonzero_u16_mask(n->cr + sd->pb, (uint32_t)P) | sd->leafm;
 }
 
 /* The candidate on global input gp was consumed: its credit goes back to the sender (spec 8.3
@@ -215,7 +221,7 @@ static inline void switch_general_t(struct lcan_net *n, uint32_t sw, uint64_t ar
     const lcan_fast_level *lv = sd->lv;
     int D = lv->D, P = lv->P, p = lv->p, up_in_ok = !lv->top;
     uint32_t pb = sd->pb, s = sd->lfsr, nup = 0, ndn = 0, depth = (uint32_t)n->cfg.depth;
-    uint64_t avail = sd->avail_m, cands = arr | fm, m;
+    uint64_t avail = avail_of(n, sd, P), cands = arr | fm, m;
     uint64_t cand[64], want[64], grant[64];
     int start[64];
     uint64_t reqm = 0, allm = 0, dropm = 0, gotm, consm, fm_new, ordm = 0;
@@ -300,7 +306,7 @@ static inline void switch_general_t(struct lcan_net *n, uint32_t sw, uint64_t ar
         uint64_t gm;
         for (gm = grant[i]; gm; gm &= gm - 1u) {
             int o = lcan_ctz64(gm);
-            send_flit(n, pb, o, cand[i], &avail);
+            send_flit(n, pb, o, cand[i]);
             nup += (uint32_t)(o >= D);
             ndn += (uint32_t)(o < D);
         }
@@ -326,7 +332,6 @@ static inline void switch_general_t(struct lcan_net *n, uint32_t sw, uint64_t ar
     n->cnt_ud[lv->l][1] += nup;
     n->cnt_ud[lv->l][0] += ndn;
     n->cnt_drop[lv->l] += ndrop;
-    sd->avail_m = avail;
     sd->fifo_m = fm;
     lcan_net_wake_if(n, sw, fm != 0);
 }
@@ -350,7 +355,7 @@ static void switch_general_faulty(struct lcan_net *n, uint32_t sw, uint64_t arr,
 /* Several candidates, all unicasts, no faults (the common multi-candidate case): the same steps as
  * switch_general_t, but each request is made, granted and sent in one pass over the inputs in the
  * allocator's order (spec 6: r_in, .., P-1, 0, .., r_in-1), without the want / start / grant arrays.
- * An output whose last credit is spent leaves avail while the pass runs; it is taken by then, so the
+ * An output granted is taken for the rest of the pass (whether or not its last credit went), so the
  * later requests see the same free set as the allocator's. Returns 0 without any effect when a
  * candidate is a broadcast (switch_general then runs). may_bcast (a constant in each of the two
  * copies): whether a broadcast can be among the candidates (n->bcast_in, false unless the traffic has
@@ -365,7 +370,7 @@ static inline int switch_uni_t(struct lcan_net *n, uint32_t sw, uint64_t arr, ui
     const lcan_fast_level *lv = sd->lv;
     uint64_t bcast_m = n->bcast_m;
     uint32_t pb = sd->pb, s = sd->lfsr, ndrop = 0, depth = (uint32_t)n->cfg.depth;
-    uint64_t avail = sd->avail_m, cands = arr | fm, m, bc = 0, taken = 0, consm = 0, dropm = 0, seg[2];
+    uint64_t avail = avail_of(n, sd, lv->P), cands = arr | fm, m, bc = 0, taken = 0, consm = 0, dropm = 0, seg[2];
     uint64_t fm_new;
     int ph;
     uint64_t cand[64];
@@ -406,7 +411,7 @@ static inline int switch_uni_t(struct lcan_net *n, uint32_t sw, uint64_t arr, ui
             int o = lcan_ctz64(g);
             taken |= g;
             consm |= bit64(i);
-            send_flit(n, pb, o, f, &avail);
+            send_flit(n, pb, o, f);
             (*lv->cnt_o[o])++;
         }
     }
@@ -414,7 +419,6 @@ static inline int switch_uni_t(struct lcan_net *n, uint32_t sw, uint64_t arr, ui
     if (cands & ~dropm) /* a request was made */
         sd->lfsr = lcan_lfsr_step(s);
     n->cnt_drop[lv->l] += ndrop;
-    sd->avail_m = avail;
     sd->fifo_m = fm_new;
     lcan_net_wake_if(n, sw, fm_new != 0);
     return 1;
@@ -479,7 +483,7 @@ static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faul
     up = (int)((lv->up_in >> i) & 1u) & ((f & lv->hi_f) != sd->hi_f); /* spec 4 */
     key = x | (uint32_t)up << 6;
     if (lv->want_k[key] != 0) { /* (0: an invalid digit, rare) */
-        uint64_t want = lv->want_k[key], gr, avail = sd->avail_m;
+        uint64_t want = lv->want_k[key], gr;
         uint32_t s = sd->lfsr;
         if (faulty) { /* spec 14.3 */
             lcan_sw_faults fb;
@@ -488,13 +492,12 @@ static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faul
         if (!faulty || want != 0) {
             uint8_t ord_buf[64];
             const uint8_t *ord = NULL;
-            gr = grant_unicast(n, lv, s, key, up, want & avail, &ord, ord_buf);
+            gr = grant_unicast(n, lv, s, key, up, want & avail_of(n, sd, lv->P), &ord, ord_buf);
             cons = gr != 0;
             if (gr) {
                 int o = lcan_ctz64(gr);
-                send_flit(n, sd->pb, o, f, &avail);
+                send_flit(n, sd->pb, o, f);
                 (*lv->cnt_o[o])++;
-                sd->avail_m = avail;
             }
             sd->lfsr = lcan_lfsr_step(s);
         } else { /* unroutable (spec 14.3): no request, discarded and counted */
