@@ -267,7 +267,7 @@ static int fast_alloc(lcan_net *n)
     if (!n->fast)
         return 0;
     n->swd = calloc(ns, sizeof *n->swd);
-    n->out_to = malloc(np * sizeof *n->out_to);
+    n->out_to = malloc(nsend * sizeof *n->out_to);
     n->in_src = malloc(np * sizeof *n->in_src);
     n->port_sw = malloc(nsend * sizeof *n->port_sw);
     n->port_loc = malloc(nsend);
@@ -363,6 +363,17 @@ static int fast_alloc(lcan_net *n)
         n->out_to[x].leaf = (uint8_t)leaf;
         n->out_to[x].cred = (uint8_t)!leaf;
         n->swd[n->port_sw[x]].leafm |= (uint64_t)leaf << n->port_loc[x];
+    }
+    for (q = 0; q < g->NP; q++) { /* network port q feeds the level-1 input leaf_gp[q] */
+        uint32_t gp = g->leaf_gp[q], sw = n->port_sw[gp];
+        lcan_fast_link *to = &n->out_to[np + q];
+        to->arr = n->swd[sw].arr;
+        to->rx = gp;
+        to->lbit = (uint64_t)1 << n->port_loc[gp];
+        to->abit = (uint64_t)1 << (sw & 63u);
+        to->aw = (uint16_t)(sw >> 6);
+        to->leaf = 0;
+        to->cred = 1;
     }
     return 0;
 }
@@ -565,12 +576,12 @@ static void leaf_tick(lcan_net *n, const lcan_in *in)
 static inline void leaf_inject(lcan_net *n, const lcan_in *in, uint32_t q)
 {
     if (n->inj_cr[q] > 0) {
-        uint32_t gp = n->g.leaf_gp[q], sw = n->port_sw[gp];
+        const lcan_fast_link *to = &n->out_to[n->g.n_port + q]; /* (as a send: net_packet.c send_flit) */
         n->inj_cr[q]--;
-        n->flit_d[gp] = LCAN_VALID | (in->inj_flit[q] & n->fmask);
+        n->flit_d[to->rx] = LCAN_VALID | (in->inj_flit[q] & n->fmask);
         n->bcast_in |= in->inj_flit[q] & n->bcast_m;
-        n->swd[sw].arr[n->nxt] |= (uint64_t)1 << n->port_loc[gp];
-        lcan_net_wake_if(n, sw, 1);
+        to->arr[n->nxt] |= to->lbit;
+        n->act_nxt[to->aw] |= to->abit;
     }
 }
 

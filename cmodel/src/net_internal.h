@@ -144,7 +144,8 @@ struct lcan_net {
     lcan_fast_sw *swd;           /* per switch (+ dummy) */
     unsigned cur, nxt;           /* which of lcan_fast_sw.arr is this tick's, and the next tick's
                                     (nxt = cur ^ 1; both flip every tick) */
-    lcan_fast_link *out_to;      /* per global port: where its output goes */
+    lcan_fast_link *out_to;      /* per sender: where its output goes (a network port q, n_port + q: to
+                                    its level-1 input, leaf_gp[q]) */
     uint32_t *in_src;            /* per global port: the sender feeding its input */
     uint32_t *port_sw;           /* per sender: owning switch (n_sw for a network port) */
     uint8_t *port_loc;           /* per sender: local port index (0 for a network port) */
