@@ -647,14 +647,15 @@ static void write_outputs(const lcan_net *n, lcan_out *out)
         if (out->ej_flit)
             out->ej_flit[q] = f & n->fmask;
     }
-    for (l = 1; l <= g->h; l++) {
-        if (out->cnt_up)
-            out->cnt_up[l - 1] = n->cnt_ud[l][1];
-        if (out->cnt_down)
-            out->cnt_down[l - 1] = n->cnt_ud[l][0];
-        if (out->cnt_drop)
-            out->cnt_drop[l - 1] = n->cnt_drop[l];
-    }
+    if (out->cnt_up || out->cnt_down || out->cnt_drop) /* (the traffic driver asks for none of them) */
+        for (l = 1; l <= g->h; l++) {
+            if (out->cnt_up)
+                out->cnt_up[l - 1] = n->cnt_ud[l][1];
+            if (out->cnt_down)
+                out->cnt_down[l - 1] = n->cnt_ud[l][0];
+            if (out->cnt_drop)
+                out->cnt_drop[l - 1] = n->cnt_drop[l];
+        }
 }
 
 /* The tick's state update (everything but the outputs); on a tick with faults n->pin_* and
