@@ -242,6 +242,23 @@ static int up_table(lcan_net *n, int l)
     lv->up_key = (1u << bits) - 1u;
     for (z = 0; z <= lv->up_key; z++)
         lcan_sw_up_order_z(&n->swk[l], z, lv->up_tab + (size_t)z * (size_t)lv->U);
+    if (lv->U > LCAN_UP_GR_MAX)
+        return 0;
+    lv->up_gr = malloc(((size_t)lv->up_key + 1u) << lv->U);
+    if (lv->up_gr == NULL)
+        return -1;
+    for (z = 0; z <= lv->up_key; z++) {
+        const uint8_t *ord = lv->up_tab + (size_t)z * (size_t)lv->U;
+        uint32_t fr;
+        for (fr = 0; fr < (1u << lv->U); fr++) { /* fr: the free uppers, bit j for upper D + j */
+            uint8_t o = 0xFFu;
+            int k;
+            for (k = lv->U - 1; k >= 0; k--) /* (the first in the order wins) */
+                if ((fr >> (ord[k] - lv->D)) & 1u)
+                    o = ord[k];
+            lv->up_gr[((size_t)z << lv->U) + fr] = o;
+        }
+    }
     return 0;
 }
 
@@ -524,8 +541,10 @@ void lcan_net_free(lcan_net *n)
     free(n->ejb);
     free(n->act_cur);
     free(n->act_nxt);
-    for (l = 0; l < (int)(sizeof n->lv / sizeof n->lv[0]); l++)
+    for (l = 0; l < (int)(sizeof n->lv / sizeof n->lv[0]); l++) {
         free(n->lv[l].up_tab);
+        free(n->lv[l].up_gr);
+    }
     free(n->f_link);
     free(n->f_far);
     rows_all_ones(n);

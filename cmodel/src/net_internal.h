@@ -41,6 +41,9 @@ typedef struct {
                                       the order D + sigma[k] for every value of those bits, U bytes
                                       each (row z & up_key); NULL: computed on every step */
     uint32_t up_key;
+    uint8_t *up_gr;                /* with up_tab and U <= LCAN_UP_GR_MAX: class UP's grant, D + sigma[k]
+                                      for the first k whose upper is free, by row and free uppers
+                                      (entry (z & up_key) << U | free >> D; 0xFF for none free) */
     uint64_t pmask;                /* ports 0..P-1 */
     uint64_t up_want;              /* the uppers D..P-1 */
     uint64_t dn_unit;              /* (1 << p) - 1: down class c wants dn_unit << c*p */
@@ -63,6 +66,8 @@ typedef struct {
 
 /* The largest up_tab: 2^12 rows (U <= 5; kary(4,n)'s U = 4 reads 7 bits, 128 rows of 4 bytes). */
 #define LCAN_UP_TAB_BITS 12
+/* up_gr for U <= 4: at most 2^12 rows of 16 bytes (kary(4,n): 128 rows, 2 KB). */
+#define LCAN_UP_GR_MAX 4
 
 /* The event state and constants of one switch (and of the leaves' dummy switch), together so that
  * a visit finds them at one address (64 bytes); the level's constants by pointer (an address, not

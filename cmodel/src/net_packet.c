@@ -187,6 +187,9 @@ static inline const uint8_t *up_order(const struct lcan_net *n, const lcan_fast_
  * order, looked up on first use). Where the start cannot matter (cyc_k: a down class of one link,
  * class UP in sigma's order) the lowest free output is that first one, and the start is not
  * computed. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
 static inline uint64_t grant_unicast(const struct lcan_net *n, const lcan_fast_level *lv, uint32_t s, uint32_t key,
                                      int up, uint64_t fr, const uint8_t **ord, uint8_t *ord_buf)
 {
@@ -198,6 +201,9 @@ static inline uint64_t grant_unicast(const struct lcan_net *n, const lcan_fast_l
     }
     if (up && lv->uorder && fr) {
         int k;
+        if (lv->up_gr != NULL) /* (fr: uppers only, class UP) */
+            return bit64(lv->up_gr[((size_t)((((s >> 8) & 0xFFu) | ((s >> 24) << 8)) & lv->up_key) << lv->U) +
+                                   (size_t)(fr >> lv->D)]);
         if (*ord == NULL)
             *ord = up_order(n, lv, lv->l, s, ord_buf);
         for (k = 0; k < lv->U; k++)
