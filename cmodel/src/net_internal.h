@@ -81,7 +81,9 @@ typedef struct {
                           from the counters (net_packet.c avail_of) rather than keep a mask a send
                           and a credit would both update */
     uint32_t lfsr;     /* the switch's LFSR (n->lfsr[sw] is the full-scan tick's: copied at the reset) */
-    uint32_t spare;
+    uint32_t plain;    /* its level's unicast grant is the lowest free wanted output, or class UP's by
+                          up_gr: no class scans cyclically from a start (every cyc_k 0), and the
+                          level is the top or has up_gr (net_packet.c: a copy of the visit for it) */
     uint32_t pb, hi;   /* first global port; the switch's digits a_{l+1..h} (geom hi) */
     const lcan_fast_level *lv; /* its level's constants, n->lv[l] (NULL for the dummy switch) */
     uint64_t hi_f;     /* hi << sh_dest: a unicast at this switch goes up when f & lv->hi_f != hi_f */

@@ -180,20 +180,30 @@ static inline const uint8_t *up_order(const struct lcan_net *n, const lcan_fast_
     return lcan_sw_up_order(&n->swk[l], s, buf);
 }
 
+/* Class UP's grant by lcan_fast_level.up_gr for the LFSR value s and the free uppers fr (not 0). */
+static inline uint64_t up_grant(const lcan_fast_level *lv, uint32_t s, uint64_t fr)
+{
+    size_t row = (((s >> 8) & 0xFFu) | ((s >> 24) << 8)) & lv->up_key; /* as up_order's */
+    return bit64(lv->up_gr[(row << lv->U) + (size_t)(fr >> lv->D)]);
+}
+
 /* The output granted to a unicast request of key x | up << 6 (lcan_fast_level.want_k: class DOWN(x),
  * or UP when up) of a switch of level lv->l with LFSR value s, among its free wanted outputs fr
  * (spec 6), as a bit (0: none): the first free one cyclically from the class's start (x * p + r_dn,
  * or D + r_up), or for class UP under UP_CHOICE = uniform the first free D + sigma[k] (*ord: that
  * order, looked up on first use). Where the start cannot matter (cyc_k: a down class of one link,
  * class UP in sigma's order) the lowest free output is that first one, and the start is not
- * computed. */
+ * computed. plain (a constant in each copy of the visit: lcan_fast_sw.plain): no class of the level
+ * is cyclic and class UP is granted by up_gr, so neither is tested. */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
 static inline uint64_t grant_unicast(const struct lcan_net *n, const lcan_fast_level *lv, uint32_t s, uint32_t key,
-                                     int up, uint64_t fr, const uint8_t **ord, uint8_t *ord_buf)
+                                     int up, uint64_t fr, const uint8_t **ord, uint8_t *ord_buf, const int plain)
 {
     uint64_t g = fr & (0u - fr);
+    if (plain)
+        return up && fr ? up_grant(lv, s, fr) : g;
     if (lv->cyc_k[key]) {
         uint32_t start = lv->base_k[key] + (up ? lv->st_up[(s >> 8) & 0xFFu] : lv->r_dn[(s >> 16) & 0xFFu]);
         uint64_t hi = fr & ~(bit64((int)start) - 1u), first = hi ? hi : fr;
@@ -202,8 +212,7 @@ static inline uint64_t grant_unicast(const struct lcan_net *n, const lcan_fast_l
     if (up && lv->uorder && fr) {
         int k;
         if (lv->up_gr != NULL) /* (fr: uppers only, class UP) */
-            return bit64(lv->up_gr[((size_t)((((s >> 8) & 0xFFu) | ((s >> 24) << 8)) & lv->up_key) << lv->U) +
-                                   (size_t)(fr >> lv->D)]);
+            return up_grant(lv, s, fr);
         if (*ord == NULL)
             *ord = up_order(n, lv, lv->l, s, ord_buf);
         for (k = 0; k < lv->U; k++)
@@ -370,7 +379,8 @@ static void switch_general_faulty(struct lcan_net *n, uint32_t sw, uint64_t arr,
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline int switch_uni_t(struct lcan_net *n, uint32_t sw, uint64_t arr, uint64_t fm, const int may_bcast)
+static inline int switch_uni_t(struct lcan_net *n, uint32_t sw, uint64_t arr, uint64_t fm, const int may_bcast,
+                               const int plain)
 {
     lcan_fast_sw *sd = &n->swd[sw];
     const lcan_fast_level *lv = sd->lv;
@@ -412,7 +422,7 @@ static inline int switch_uni_t(struct lcan_net *n, uint32_t sw, uint64_t arr, ui
             ndrop++;
             continue;
         }
-        g = grant_unicast(n, lv, s, key, up, want & avail & ~taken, &ord, ord_buf);
+        g = grant_unicast(n, lv, s, key, up, want & avail & ~taken, &ord, ord_buf, plain);
         if (g) {
             int o = lcan_ctz64(g);
             taken |= g;
@@ -435,22 +445,22 @@ __attribute__((noinline))
 #endif
 static int switch_uni(struct lcan_net *n, uint32_t sw, uint64_t arr, uint64_t fm)
 {
-    return switch_uni_t(n, sw, arr, fm, 1);
+    return switch_uni_t(n, sw, arr, fm, 1, 0);
 }
 
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline void switch_uni_nb(struct lcan_net *n, uint32_t sw, uint64_t arr, uint64_t fm)
+static inline void switch_uni_nb(struct lcan_net *n, uint32_t sw, uint64_t arr, uint64_t fm, const int plain)
 {
-    (void)switch_uni_t(n, sw, arr, fm, 0);
+    (void)switch_uni_t(n, sw, arr, fm, 0, plain);
 }
 
 /* One switch on the fast path; faulty: a constant in each copy, as in switch_general_t. */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faulty)
+static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faulty, const int plain)
 {
     lcan_fast_sw *sd = &n->swd[sw];
     uint64_t arr = sd->arr[n->cur], fm = sd->fifo_m, cands = arr | fm, f;
@@ -463,7 +473,7 @@ static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faul
         if (faulty)
             switch_general_faulty(n, sw, arr, fm);
         else if (!n->bcast_in)
-            switch_uni_nb(n, sw, arr, fm);
+            switch_uni_nb(n, sw, arr, fm, plain);
         else if (!switch_uni(n, sw, arr, fm))
             switch_general(n, sw, arr, fm);
         return;
@@ -498,7 +508,7 @@ static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faul
         if (!faulty || want != 0) {
             uint8_t ord_buf[64];
             const uint8_t *ord = NULL;
-            gr = grant_unicast(n, lv, s, key, up, want & avail_of(n, sd, lv->P), &ord, ord_buf);
+            gr = grant_unicast(n, lv, s, key, up, want & avail_of(n, sd, lv->P), &ord, ord_buf, plain);
             cons = gr != 0;
             if (gr) {
                 int o = lcan_ctz64(gr);
@@ -546,8 +556,13 @@ static inline void switches_t(struct lcan_net *n, const int faulty)
     for (w = 0; w < nw; w++) {
         uint64_t m = act[w];
         act[w] = 0;
-        for (; m; m &= m - 1u)
-            switch_fast_t(n, w * 64u + (uint32_t)lcan_ctz64(m), faulty);
+        for (; m; m &= m - 1u) {
+            uint32_t sw = w * 64u + (uint32_t)lcan_ctz64(m);
+            if (!faulty && n->swd[sw].plain)
+                switch_fast_t(n, sw, faulty, 1);
+            else
+                switch_fast_t(n, sw, faulty, 0);
+        }
     }
 }
 
