@@ -270,7 +270,7 @@ static int fast_alloc(lcan_net *n)
 {
     const lcan_geom *g = &n->g;
     size_t ns = g->n_sw + 1u, np = g->n_port, nsend = np + g->NP; /* + dummy switch; senders */
-    int l, j, plain;
+    int l, j;
     uint32_t x, q;
     n->fast = n->cfg.mode == LCAN_PACKET && n->cfg.flood_q == 0;
     for (l = 1; l <= g->h; l++)
@@ -299,6 +299,7 @@ static int fast_alloc(lcan_net *n)
         !n->crl_cur || !n->crl_nxt ||
         !n->ejb || !n->act_cur || !n->act_nxt)
         return -1;
+    n->plain = 1; /* (cleared below by a level that is not) */
     for (l = 1; l <= g->h; l++) {
         lcan_fast_level *lv = &n->lv[l];
         int c;
@@ -350,12 +351,11 @@ static int fast_alloc(lcan_net *n)
         }
         if (up_table(n, l) != 0)
             return -1;
-        plain = k->top || lv->up_gr != NULL;
+        n->plain &= k->top || lv->up_gr != NULL;
         for (c = 0; c < 128; c++)
-            plain &= !lv->cyc_k[c];
+            n->plain &= !lv->cyc_k[c];
         for (x = 0; x < g->S[l]; x++) {
             uint32_t sw = g->sw_base[l] + x;
-            n->swd[sw].plain = (uint32_t)plain;
             n->swd[sw].pb = g->port_base[l] + x * (uint32_t)g->P[l];
             n->swd[sw].hi = g->hi[sw];
             n->swd[sw].hi_f = (uint64_t)g->hi[sw] << n->sh_dest;

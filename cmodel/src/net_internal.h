@@ -81,9 +81,7 @@ typedef struct {
                           from the counters (net_packet.c avail_of) rather than keep a mask a send
                           and a credit would both update */
     uint32_t lfsr;     /* the switch's LFSR (n->lfsr[sw] is the full-scan tick's: copied at the reset) */
-    uint32_t plain;    /* its level's unicast grant is the lowest free wanted output, or class UP's by
-                          up_gr: no class scans cyclically from a start (every cyc_k 0), and the
-                          level is the top or has up_gr (net_packet.c: a copy of the visit for it) */
+    uint32_t spare;
     uint32_t pb, hi;   /* first global port; the switch's digits a_{l+1..h} (geom hi) */
     const lcan_fast_level *lv; /* its level's constants, n->lv[l] (NULL for the dummy switch) */
     uint64_t hi_f;     /* hi << sh_dest: a unicast at this switch goes up when f & lv->hi_f != hi_f */
@@ -147,6 +145,10 @@ struct lcan_net {
      * mispredict: they, not instructions, bound the speed). Index n_sw is a dummy switch that the
      * leaves "belong" to, never visited. */
     int fast;
+    int plain;                   /* every level's unicast grant is the lowest free wanted output, or class
+                                    UP's by up_gr: no class scans cyclically from a start (every cyc_k
+                                    0), and each level is the top or has up_gr (kary(k,n) under
+                                    UP_CHOICE = uniform); net_packet.c has a copy of the tick for it */
     lcan_fast_level lv[LCAN_MAX_LEVELS + 2];
     lcan_fast_sw *swd;           /* per switch (+ dummy) */
     unsigned cur, nxt;           /* which of lcan_fast_sw.arr is this tick's, and the next tick's

@@ -193,7 +193,7 @@ static inline uint64_t up_grant(const lcan_fast_level *lv, uint32_t s, uint64_t 
  * or D + r_up), or for class UP under UP_CHOICE = uniform the first free D + sigma[k] (*ord: that
  * order, looked up on first use). Where the start cannot matter (cyc_k: a down class of one link,
  * class UP in sigma's order) the lowest free output is that first one, and the start is not
- * computed. plain (a constant in each copy of the visit: lcan_fast_sw.plain): no class of the level
+ * computed. plain (a constant in each copy of the tick: lcan_net.plain): no class of the level
  * is cyclic and class UP is granted by up_gr, so neither is tested. */
 #if defined(__GNUC__)
 __attribute__((always_inline))
@@ -544,34 +544,32 @@ static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faul
 
 /* Every active switch of the tick, in switch order; the loop is here so that the per-switch step is
  * inlined into it (one call per tick, not one per switch). act_cur is cleared as it is read (the
- * visits write act_nxt only), ready to serve as act_nxt on the next tick. faulty: as in
- * switch_fast_t, a constant in each of the two copies below. */
+ * visits write act_nxt only), ready to serve as act_nxt on the next tick. faulty and plain: as in
+ * switch_fast_t, constants in each of the three copies below. */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline void switches_t(struct lcan_net *n, const int faulty)
+static inline void switches_t(struct lcan_net *n, const int faulty, const int plain)
 {
     uint64_t *act = n->act_cur;
     uint32_t w, nw = n->n_actw;
     for (w = 0; w < nw; w++) {
         uint64_t m = act[w];
         act[w] = 0;
-        for (; m; m &= m - 1u) {
-            uint32_t sw = w * 64u + (uint32_t)lcan_ctz64(m);
-            if (!faulty && n->swd[sw].plain)
-                switch_fast_t(n, sw, faulty, 1);
-            else
-                switch_fast_t(n, sw, faulty, 0);
-        }
+        for (; m; m &= m - 1u)
+            switch_fast_t(n, w * 64u + (uint32_t)lcan_ctz64(m), faulty, plain);
     }
 }
 
 void lcan_net_packet_switches(struct lcan_net *n)
 {
-    switches_t(n, 0);
+    if (n->plain) /* (the grant without the cyclic and sigma-scan tests: net_internal.h) */
+        switches_t(n, 0, 1);
+    else
+        switches_t(n, 0, 0);
 }
 
 void lcan_net_packet_switches_faulty(struct lcan_net *n)
 {
-    switches_t(n, 1);
+    switches_t(n, 1, 0);
 }
