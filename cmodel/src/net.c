@@ -242,7 +242,7 @@ static int up_table(lcan_net *n, int l)
     lv->up_key = (1u << bits) - 1u;
     for (z = 0; z <= lv->up_key; z++)
         lcan_sw_up_order_z(&n->swk[l], z, lv->up_tab + (size_t)z * (size_t)lv->U);
-    if (lv->U > LCAN_UP_GR_MAX)
+    if (lv->U > LCAN_UP_GR_MAX || lv->up_key > 0xFFu) /* (U <= 4 reads at most 8 bits: z's first byte) */
         return 0;
     lv->up_gr = malloc(((size_t)lv->up_key + 1u) << lv->U);
     if (lv->up_gr == NULL)

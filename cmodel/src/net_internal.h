@@ -41,9 +41,9 @@ typedef struct {
                                       the order D + sigma[k] for every value of those bits, U bytes
                                       each (row z & up_key); NULL: computed on every step */
     uint32_t up_key;
-    uint8_t *up_gr;                /* with up_tab and U <= LCAN_UP_GR_MAX: class UP's grant, D + sigma[k]
-                                      for the first k whose upper is free, by row and free uppers
-                                      (entry (z & up_key) << U | free >> D; 0xFF for none free) */
+    uint8_t *up_gr;                /* with up_tab, U <= LCAN_UP_GR_MAX and up_key < 2^8: class UP's
+                                      grant, D + sigma[k] for the first k whose upper is free, by row
+                                      and free uppers (entry (z & up_key) << U | free >> D; 0xFF: none) */
     uint64_t pmask;                /* ports 0..P-1 */
     uint64_t up_want;              /* the uppers D..P-1 */
     uint64_t dn_unit;              /* (1 << p) - 1: down class c wants dn_unit << c*p */

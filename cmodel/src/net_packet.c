@@ -183,7 +183,7 @@ static inline const uint8_t *up_order(const struct lcan_net *n, const lcan_fast_
 /* Class UP's grant by lcan_fast_level.up_gr for the LFSR value s and the free uppers fr (not 0). */
 static inline uint64_t up_grant(const lcan_fast_level *lv, uint32_t s, uint64_t fr)
 {
-    size_t row = (((s >> 8) & 0xFFu) | ((s >> 24) << 8)) & lv->up_key; /* as up_order's */
+    size_t row = (s >> 8) & lv->up_key; /* as up_order's: up_key < 2^8 (net.c up_table), z's first byte s[15:8] */
     return bit64(lv->up_gr[(row << lv->U) + (size_t)(fr >> lv->D)]);
 }
 
