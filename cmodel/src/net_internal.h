@@ -148,7 +148,8 @@ struct lcan_net {
     int plain;                   /* every level's unicast grant is the lowest free wanted output, or class
                                     UP's by up_gr: no class scans cyclically from a start (every cyc_k
                                     0), and each level is the top or has up_gr (kary(k,n) under
-                                    UP_CHOICE = uniform); net_packet.c has a copy of the tick for it */
+                                    UP_CHOICE = uniform); net_packet.c has a copy of the tick for it,
+                                    run while bcast_in is 0 (every candidate a unicast) */
     lcan_fast_level lv[LCAN_MAX_LEVELS + 2];
     lcan_fast_sw *swd;           /* per switch (+ dummy) */
     unsigned cur, nxt;           /* which of lcan_fast_sw.arr is this tick's, and the next tick's

@@ -456,7 +456,9 @@ static inline void switch_uni_nb(struct lcan_net *n, uint32_t sw, uint64_t arr, 
     (void)switch_uni_t(n, sw, arr, fm, 0, plain);
 }
 
-/* One switch on the fast path; faulty: a constant in each copy, as in switch_general_t. */
+/* One switch on the fast path; faulty: a constant in each copy, as in switch_general_t; plain (a
+ * constant too: lcan_net.plain, and no broadcast injected since the reset, n->bcast_in = 0): the
+ * plain grant (grant_unicast), and every candidate a unicast (so it is not tested for one). */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
@@ -472,7 +474,7 @@ static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faul
     if (cands & (cands - 1u)) {
         if (faulty)
             switch_general_faulty(n, sw, arr, fm);
-        else if (!n->bcast_in)
+        else if (plain || !n->bcast_in)
             switch_uni_nb(n, sw, arr, fm, plain);
         else if (!switch_uni(n, sw, arr, fm))
             switch_general(n, sw, arr, fm);
@@ -486,7 +488,7 @@ static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faul
     /* (a branch, not candidate()'s selection of both: a lone candidate nearly always arrives, so it
      * is predicted, and the FIFO is not read) */
     f = from_fifo ? n->fifo[(size_t)gp * (uint32_t)n->cfg.depth + n->fhead[gp]] : n->flit_q[gp];
-    if (f & n->bcast_m) { /* a broadcast (never with UNICAST_ONLY, spec 8.8) */
+    if (!plain && (f & n->bcast_m)) { /* a broadcast (never with UNICAST_ONLY, spec 8.8) */
         if (faulty)
             switch_general_faulty(n, sw, arr, fm);
         else
@@ -563,7 +565,7 @@ static inline void switches_t(struct lcan_net *n, const int faulty, const int pl
 
 void lcan_net_packet_switches(struct lcan_net *n)
 {
-    if (n->plain) /* (the grant without the cyclic and sigma-scan tests: net_internal.h) */
+    if (n->plain && !n->bcast_in) /* (the grant without the cyclic and sigma-scan tests, no broadcasts) */
         switches_t(n, 0, 1);
     else
         switches_t(n, 0, 0);
