@@ -145,11 +145,11 @@ struct lcan_net {
      * mispredict: they, not instructions, bound the speed). Index n_sw is a dummy switch that the
      * leaves "belong" to, never visited. */
     int fast;
-    int plain;                   /* every level's unicast grant is the lowest free wanted output, or class
-                                    UP's by up_gr: no class scans cyclically from a start (every cyc_k
-                                    0), and each level is the top or has up_gr (kary(k,n) under
-                                    UP_CHOICE = uniform); net_packet.c has a copy of the tick for it,
-                                    run while bcast_in is 0 (every candidate a unicast) */
+    int plain;                   /* every level's unicast grant is the lowest free wanted output, or
+                                    class UP's by up_gr: no class scans cyclically from a start (every
+                                    cyc_k 0), and each level is the top or has up_gr (kary(3,n) and
+                                    kary(4,n) under UP_CHOICE = uniform); net_packet.c has a copy of
+                                    the tick for it, run while bcast_in is 0 (every candidate a unicast) */
     lcan_fast_level lv[LCAN_MAX_LEVELS + 2];
     lcan_fast_sw *swd;           /* per switch (+ dummy) */
     unsigned cur, nxt;           /* which of lcan_fast_sw.arr is this tick's, and the next tick's
