@@ -351,7 +351,7 @@ static int fast_alloc(lcan_net *n)
         }
         if (up_table(n, l) != 0)
             return -1;
-        n->plain &= k->top || lv->up_gr != NULL;
+        n->plain &= (k->top || lv->up_gr != NULL) && k->P <= 8;
         for (c = 0; c < 128; c++)
             n->plain &= !lv->cyc_k[c];
         for (x = 0; x < g->S[l]; x++) {

@@ -147,8 +147,8 @@ struct lcan_net {
     int fast;
     int plain;                   /* every level's unicast grant is the lowest free wanted output, or
                                     class UP's by up_gr: no class scans cyclically from a start (every
-                                    cyc_k 0), and each level is the top or has up_gr (kary(3,n) and
-                                    kary(4,n) under UP_CHOICE = uniform); net_packet.c has a copy of
+                                    cyc_k 0), each level is the top or has up_gr, and P <= 8 (kary(3,n)
+                                    and kary(4,n) under UP_CHOICE = uniform); net_packet.c has a copy of
                                     the tick for it, run while bcast_in is 0 (every candidate a unicast) */
     lcan_fast_level lv[LCAN_MAX_LEVELS + 2];
     lcan_fast_sw *swd;           /* per switch (+ dummy) */

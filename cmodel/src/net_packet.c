@@ -386,7 +386,8 @@ static inline int switch_uni_t(struct lcan_net *n, uint32_t sw, uint64_t arr, ui
     const lcan_fast_level *lv = sd->lv;
     uint64_t bcast_m = n->bcast_m;
     uint32_t pb = sd->pb, s = sd->lfsr, ndrop = 0, depth = (uint32_t)n->cfg.depth;
-    uint64_t avail = avail_of(n, sd, lv->P), cands = arr | fm, m, bc = 0, taken = 0, consm = 0, dropm = 0, seg[2];
+    uint64_t avail = avail_of(n, sd, plain ? 8 : lv->P), cands = arr | fm, m, bc = 0, taken = 0, consm = 0, dropm = 0,
+             seg[2];
     uint64_t fm_new;
     int ph;
     uint64_t cand[64];
@@ -458,7 +459,8 @@ static inline void switch_uni_nb(struct lcan_net *n, uint32_t sw, uint64_t arr, 
 
 /* One switch on the fast path; faulty: a constant in each copy, as in switch_general_t; plain (a
  * constant too: lcan_net.plain, and no broadcast injected since the reset, n->bcast_in = 0): the
- * plain grant (grant_unicast), and every candidate a unicast (so it is not tested for one). */
+ * plain grant (grant_unicast), every candidate a unicast (so it is not tested for one), and at most 8
+ * ports (their counters read as one group of eight, avail_of). */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
@@ -510,7 +512,7 @@ static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faul
         if (!faulty || want != 0) {
             uint8_t ord_buf[64];
             const uint8_t *ord = NULL;
-            gr = grant_unicast(n, lv, s, key, up, want & avail_of(n, sd, lv->P), &ord, ord_buf, plain);
+            gr = grant_unicast(n, lv, s, key, up, want & avail_of(n, sd, plain ? 8 : lv->P), &ord, ord_buf, plain);
             cons = gr != 0;
             if (gr) {
                 int o = lcan_ctz64(gr);
