@@ -371,7 +371,7 @@ typedef struct {
     uint32_t *busy, nbusy;   /* nodes with a non-empty source queue, in the order they became so */
     uint64_t *ej_uni, *ej_bc;
     counts lat, net;
-    uint64_t queue_sum, zero_sum, meas_out, inflight, queued;
+    uint64_t zero_sum, meas_out, inflight, queued;
     const lcan_reach *reach; /* the fault view in force (NULL: none) */
     uint64_t cut;            /* creations refused because the pair is cut */
 } drv;
@@ -658,7 +658,6 @@ HOT_INLINE static inline int deliver(drv *d, slot *sl, uint64_t now, uint64_t W,
         d->meas_out--;
         if (counts_add(&d->lat, now - sl->created) || counts_add(&d->net, now - sl->injected))
             return -1;
-        d->queue_sum += sl->injected - sl->created;
         d->zero_sum += 2u * sl->lca - 1u;
     }
     if (sl->bcast) {
@@ -1031,7 +1030,8 @@ lcan_status lcan_traffic_run(const lcan_topo *t, const lcan_traffic_pattern *p, 
         uint64_t b, span;
         res->latency_avg = (double)d.lat.sum / (double)d.lat.n;
         res->net_latency_avg = (double)d.net.sum / (double)d.net.n;
-        res->queue_avg = (double)d.queue_sum / (double)d.lat.n;
+        /* (source queueing: latency less network latency, over the same packets) */
+        res->queue_avg = (double)(d.lat.sum - d.net.sum) / (double)d.lat.n;
         res->zero_load = (double)d.zero_sum / (double)d.lat.n;
         res->latency_min = d.lat.min;
         res->latency_max = d.lat.max;
