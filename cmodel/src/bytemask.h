@@ -2,7 +2,8 @@
  * bytemask.h - which of up to 64 bytes are non-zero, as a bit mask (internal). The leaf boundary
  * of the packet-mode tick (net.c) and the traffic driver (traffic.c) scan their per-port valid
  * bytes with it: most ports are idle, and a loop over the set bits of one mask costs no
- * mispredicted branch per idle port. Also the flags of the non-zero 16-bit counters (inj_ready).
+ * mispredicted branch per idle port. Also the flags of the non-zero 16-bit counters (inj_ready), and
+ * the same as a bit mask (a switch's outputs that hold credits).
  */
 #ifndef LCAN_BYTEMASK_H
 #define LCAN_BYTEMASK_H
@@ -57,6 +58,33 @@ static inline void lcan_nonzero_u16_flags(uint8_t *dst, const uint16_t *src, uin
 #endif
     for (; k < n; k++)
         dst[k] = (uint8_t)(src[k] != 0);
+}
+
+/* Bit k = (p[k] != 0) for 0 <= k < n <= 64, and bits n.. of the last group of eight: the counters are
+ * read eight at a time, p[0 .. 8 ceil(n / 8) - 1], so the caller's array must extend that far (its
+ * entries past n may be anything: their bits are set or not). The packet-mode tick's free outputs
+ * of a switch from their credit counters (net_packet.c). */
+#if defined(__SSE2__) /* eight counters by one compare, their eight flags by one pack and movemask */
+static inline uint64_t lcan_nonzero_u16_8(const uint16_t *p)
+{
+    __m128i z = _mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)(const void *)p), _mm_setzero_si128());
+    return ~(uint32_t)_mm_movemask_epi8(_mm_packs_epi16(z, _mm_setzero_si128())) & 0xFFu; /* bits 0..7 */
+}
+#endif
+
+static inline uint64_t lcan_nonzero_u16_mask(const uint16_t *p, uint32_t n)
+{
+    uint64_t m = 0;
+    uint32_t k;
+#if defined(__SSE2__)
+    m = lcan_nonzero_u16_8(p); /* (n >= 1: the first eight unconditionally, the common P <= 8 in one) */
+    for (k = 8; k < n; k += 8)
+        m |= lcan_nonzero_u16_8(p + k) << k;
+#else
+    for (k = 0; k < n; k++)
+        m |= (uint64_t)(p[k] != 0) << k;
+#endif
+    return m;
 }
 
 #endif

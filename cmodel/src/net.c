@@ -204,21 +204,17 @@ static void do_reset(lcan_net *n, uint32_t seed)
             lcan_fast_sw *sd = &n->swd[k];
             sd->arr[0] = sd->arr[1] = 0;
             sd->fifo_m = 0;
-            sd->avail_m = 0;
         }
         for (l = 1; l <= g->h; l++)
-            for (x = 0; x < g->S[l]; x++) {
-                n->swd[g->sw_base[l] + x].avail_m = n->lv[l].pmask;
+            for (x = 0; x < g->S[l]; x++)
                 n->swd[g->sw_base[l] + x].lfsr = n->lfsr[g->sw_base[l] + x];
-            }
         n->cur = 0;
         n->nxt = 1;
         memset(n->act_cur, 0, n->n_actw * sizeof *n->act_cur);
         memset(n->act_nxt, 0, n->n_actw * sizeof *n->act_nxt);
         n->n_crl_cur = 0;
         n->crl_end = n->crl_nxt;
-        n->n_ejl_q = 0;
-        n->ejl_end = n->ejl_d;
+        memset(n->ejb, 0, 2u * n->n_ejw * sizeof *n->ejb);
         n->bcast_in = 0;
     }
 }
@@ -246,6 +242,23 @@ static int up_table(lcan_net *n, int l)
     lv->up_key = (1u << bits) - 1u;
     for (z = 0; z <= lv->up_key; z++)
         lcan_sw_up_order_z(&n->swk[l], z, lv->up_tab + (size_t)z * (size_t)lv->U);
+    if (lv->U > LCAN_UP_GR_MAX || lv->up_key > 0xFFu) /* (U <= 4 reads at most 8 bits: z's first byte) */
+        return 0;
+    lv->up_gr = malloc(((size_t)lv->up_key + 1u) << lv->U);
+    if (lv->up_gr == NULL)
+        return -1;
+    for (z = 0; z <= lv->up_key; z++) {
+        const uint8_t *ord = lv->up_tab + (size_t)z * (size_t)lv->U;
+        uint32_t fr;
+        for (fr = 0; fr < (1u << lv->U); fr++) { /* fr: the free uppers, bit j for upper D + j */
+            uint8_t o = 0xFFu;
+            int k;
+            for (k = lv->U - 1; k >= 0; k--) /* (the first in the order wins) */
+                if ((fr >> (ord[k] - lv->D)) & 1u)
+                    o = ord[k];
+            lv->up_gr[((size_t)z << lv->U) + fr] = o;
+        }
+    }
     return 0;
 }
 
@@ -271,23 +284,22 @@ static int fast_alloc(lcan_net *n)
     if (!n->fast)
         return 0;
     n->swd = calloc(ns, sizeof *n->swd);
-    n->out_to = malloc(np * sizeof *n->out_to);
+    n->out_to = malloc(nsend * sizeof *n->out_to);
     n->in_src = malloc(np * sizeof *n->in_src);
     n->port_sw = malloc(nsend * sizeof *n->port_sw);
     n->port_loc = malloc(nsend);
-    n->cr_av = malloc(nsend * sizeof *n->cr_av);
-    n->cr_bit = malloc(nsend * sizeof *n->cr_bit);
     n->crl_cur = malloc(np * sizeof *n->crl_cur); /* at most one credit per input and tick */
     n->crl_nxt = malloc(np * sizeof *n->crl_nxt);
-    n->ejl_q = malloc(((size_t)g->NP + 1u) * sizeof *n->ejl_q);
-    n->ejl_d = malloc(((size_t)g->NP + 1u) * sizeof *n->ejl_d);
+    n->n_ejw = (g->NP + 63u) / 64u;
+    n->ejb = calloc(2u * (size_t)n->n_ejw, sizeof *n->ejb);
     n->n_actw = (g->n_sw + 63u) / 64u; /* (the dummy switch n_sw is never woken) */
     n->act_cur = calloc(n->n_actw, sizeof *n->act_cur);
     n->act_nxt = calloc(n->n_actw, sizeof *n->act_nxt);
-    if (!n->swd || !n->out_to || !n->in_src || !n->port_sw || !n->port_loc || !n->cr_av || !n->cr_bit ||
+    if (!n->swd || !n->out_to || !n->in_src || !n->port_sw || !n->port_loc ||
         !n->crl_cur || !n->crl_nxt ||
-        !n->ejl_q || !n->ejl_d || !n->act_cur || !n->act_nxt)
+        !n->ejb || !n->act_cur || !n->act_nxt)
         return -1;
+    n->plain = 1; /* (cleared below by a level that is not) */
     for (l = 1; l <= g->h; l++) {
         lcan_fast_level *lv = &n->lv[l];
         int c;
@@ -339,6 +351,9 @@ static int fast_alloc(lcan_net *n)
         }
         if (up_table(n, l) != 0)
             return -1;
+        n->plain &= (k->top || lv->up_gr != NULL) && k->P <= 8;
+        for (c = 0; c < 128; c++)
+            n->plain &= !lv->cyc_k[c];
         for (x = 0; x < g->S[l]; x++) {
             uint32_t sw = g->sw_base[l] + x;
             n->swd[sw].pb = g->port_base[l] + x * (uint32_t)g->P[l];
@@ -356,21 +371,30 @@ static int fast_alloc(lcan_net *n)
         n->port_sw[np + q] = g->n_sw;
         n->port_loc[np + q] = 0;
     }
-    for (x = 0; x < nsend; x++) {
-        n->cr_av[x] = &n->swd[n->port_sw[x]].avail_m;
-        n->cr_bit[x] = (uint64_t)1 << n->port_loc[x];
-    }
     for (x = 0; x < np; x++) {
         uint32_t pr = g->peer[x], leaf = (pr & LCAN_PEER_LEAF) != 0;
         n->in_src[x] = leaf ? (uint32_t)np + (pr & ~LCAN_PEER_LEAF) : pr;
         uint32_t sw = leaf ? g->n_sw : n->port_sw[pr];
-        n->out_to[x].arr = n->swd[sw].arr;
+        uint32_t q = pr & ~LCAN_PEER_LEAF;
+        n->out_to[x].arr = leaf ? n->ejb + 2u * (q >> 6) : n->swd[sw].arr;
         n->out_to[x].rx = n->in_src[x]; /* the link's far end: x's peer as a receiver, as a sender */
-        n->out_to[x].lbit = (uint64_t)1 << (leaf ? 0 : n->port_loc[pr]);
+        n->out_to[x].lbit = (uint64_t)1 << (leaf ? q & 63u : n->port_loc[pr]);
         n->out_to[x].abit = leaf ? 0 : (uint64_t)1 << (sw & 63u);
         n->out_to[x].aw = (uint16_t)(leaf ? 0 : sw >> 6);
         n->out_to[x].leaf = (uint8_t)leaf;
         n->out_to[x].cred = (uint8_t)!leaf;
+        n->swd[n->port_sw[x]].leafm |= (uint64_t)leaf << n->port_loc[x];
+    }
+    for (q = 0; q < g->NP; q++) { /* network port q feeds the level-1 input leaf_gp[q] */
+        uint32_t gp = g->leaf_gp[q], sw = n->port_sw[gp];
+        lcan_fast_link *to = &n->out_to[np + q];
+        to->arr = n->swd[sw].arr;
+        to->rx = gp;
+        to->lbit = (uint64_t)1 << n->port_loc[gp];
+        to->abit = (uint64_t)1 << (sw & 63u);
+        to->aw = (uint16_t)(sw >> 6);
+        to->leaf = 0;
+        to->cred = 1;
     }
     return 0;
 }
@@ -462,7 +486,8 @@ lcan_status lcan_net_new(const lcan_topo *t, const lcan_cfg *cfg, lcan_net **out
         n->set = malloc(np);
         n->src = malloc(np);
     } else {
-        n->cr = malloc((np + n->g.NP) * sizeof *n->cr);
+        /* (+ 8: the fast tick reads a switch's counters eight at a time, bytemask.h) */
+        n->cr = calloc(np + n->g.NP + 8u, sizeof *n->cr);
         n->fifo = calloc(np * (size_t)n->cfg.depth, sizeof *n->fifo); /* the fast tick reads stale slots */
         n->fhead = malloc(np * sizeof *n->fhead);
         n->fcount = malloc(np * sizeof *n->fcount);
@@ -515,16 +540,15 @@ void lcan_net_free(lcan_net *n)
     free(n->in_src);
     free(n->port_sw);
     free(n->port_loc);
-    free(n->cr_av);
-    free(n->cr_bit);
     free(n->crl_cur);
     free(n->crl_nxt);
-    free(n->ejl_q);
-    free(n->ejl_d);
+    free(n->ejb);
     free(n->act_cur);
     free(n->act_nxt);
-    for (l = 0; l < (int)(sizeof n->lv / sizeof n->lv[0]); l++)
+    for (l = 0; l < (int)(sizeof n->lv / sizeof n->lv[0]); l++) {
         free(n->lv[l].up_tab);
+        free(n->lv[l].up_gr);
+    }
     free(n->f_link);
     free(n->f_far);
     rows_all_ones(n);
@@ -575,12 +599,12 @@ static void leaf_tick(lcan_net *n, const lcan_in *in)
 static inline void leaf_inject(lcan_net *n, const lcan_in *in, uint32_t q)
 {
     if (n->inj_cr[q] > 0) {
-        uint32_t gp = n->g.leaf_gp[q], sw = n->port_sw[gp];
+        const lcan_fast_link *to = &n->out_to[n->g.n_port + q]; /* (as a send: net_packet.c send_flit) */
         n->inj_cr[q]--;
-        n->flit_d[gp] = LCAN_VALID | (in->inj_flit[q] & n->fmask);
+        n->flit_d[to->rx] = LCAN_VALID | (in->inj_flit[q] & n->fmask);
         n->bcast_in |= in->inj_flit[q] & n->bcast_m;
-        n->swd[sw].arr[n->nxt] |= (uint64_t)1 << n->port_loc[gp];
-        lcan_net_wake_if(n, sw, 1);
+        to->arr[n->nxt] |= to->lbit;
+        n->act_nxt[to->aw] |= to->abit;
     }
 }
 
@@ -612,9 +636,10 @@ static void write_outputs(const lcan_net *n, lcan_out *out)
     if (out == NULL)
         return;
     if (n->fast) {
-        /* every flit towards a leaf was written on this tick: n_port + its port is in ejl_q, its
-         * register flit_q[n_port + q] (flit_q holds stale values elsewhere) */
-        uint32_t k;
+        /* every flit towards a leaf was written on this tick: port q's bit is set in ejb (the words
+         * of parity cur, after the tick), its register is flit_q[n_port + q] (flit_q holds stale
+         * values elsewhere) */
+        uint32_t w;
         if (out->inj_ready) /* (every tick, by SIMD: cheaper than counting the ports at zero per credit) */
             lcan_nonzero_u16_flags(out->inj_ready, n->inj_cr, g->NP);
         if (out->inj_ack)
@@ -623,12 +648,15 @@ static void write_outputs(const lcan_net *n, lcan_out *out)
             memset(out->ej_valid, 0, g->NP);
         if (out->ej_flit)
             memset(out->ej_flit, 0, g->NP * sizeof *out->ej_flit);
-        for (k = 0; k < n->n_ejl_q; k++) {
-            uint32_t e = n->ejl_q[k], qq = e - g->n_port;
-            if (out->ej_valid)
-                out->ej_valid[qq] = 1;
-            if (out->ej_flit)
-                out->ej_flit[qq] = n->flit_q[e] & n->fmask;
+        for (w = 0; w < n->n_ejw; w++) {
+            uint64_t m = n->ejb[2u * w + n->cur];
+            for (; m; m &= m - 1u) {
+                uint32_t qq = w * 64u + (uint32_t)lcan_ctz64(m);
+                if (out->ej_valid)
+                    out->ej_valid[qq] = 1;
+                if (out->ej_flit)
+                    out->ej_flit[qq] = n->flit_q[g->n_port + qq] & n->fmask;
+            }
         }
     } else
     for (q = 0; q < g->NP; q++) {
@@ -642,14 +670,15 @@ static void write_outputs(const lcan_net *n, lcan_out *out)
         if (out->ej_flit)
             out->ej_flit[q] = f & n->fmask;
     }
-    for (l = 1; l <= g->h; l++) {
-        if (out->cnt_up)
-            out->cnt_up[l - 1] = n->cnt_ud[l][1];
-        if (out->cnt_down)
-            out->cnt_down[l - 1] = n->cnt_ud[l][0];
-        if (out->cnt_drop)
-            out->cnt_drop[l - 1] = n->cnt_drop[l];
-    }
+    if (out->cnt_up || out->cnt_down || out->cnt_drop) /* (the traffic driver asks for none of them) */
+        for (l = 1; l <= g->h; l++) {
+            if (out->cnt_up)
+                out->cnt_up[l - 1] = n->cnt_ud[l][1];
+            if (out->cnt_down)
+                out->cnt_down[l - 1] = n->cnt_ud[l][0];
+            if (out->cnt_drop)
+                out->cnt_drop[l - 1] = n->cnt_drop[l];
+        }
 }
 
 /* The tick's state update (everything but the outputs); on a tick with faults n->pin_* and
@@ -705,32 +734,27 @@ static inline void tick_state(lcan_net *n, const lcan_in *in)
     } else if (n->fast) {
         uint32_t *t32, k;
         uint64_t *t64;
+        for (k = 0; k < n->n_ejw; k++) /* this tick's ejections (the words still hold the tick before last's) */
+            n->ejb[2u * k + n->nxt] = 0;
         if (n->faulty)
             lcan_net_packet_switches_faulty(n);
         else
             lcan_net_packet_switches(n);
         leaf_fast(n, in);
-        { /* credits arriving this tick (spec 8.3 step 6, 8.4); the network's fields in locals, as the
-           * stores would otherwise make the compiler reload them on every credit */
+        { /* credits arriving this tick (spec 8.3 step 6, 8.4): the counters only (a switch reads
+           * which outputs hold credits from them at its visit); the network's fields in locals, as
+           * the stores would otherwise make the compiler reload them on every credit */
             const uint32_t *crl = n->crl_cur, ncrl = n->n_crl_cur;
-            uint64_t *const *cr_av = n->cr_av;
-            const uint64_t *cr_bit = n->cr_bit;
             uint16_t *cr = n->cr;
-            for (k = 0; k < ncrl; k++) {
-                uint32_t c = crl[k];
-                cr[c]++;
-                *cr_av[c] |= cr_bit[c];
-            }
+            for (k = 0; k < ncrl; k++)
+                cr[crl[k]]++;
         }
         tmp = n->flit_q; n->flit_q = n->flit_d; n->flit_d = tmp;
         n->cur ^= 1u;
         n->nxt ^= 1u;
         n->n_crl_cur = (uint32_t)(n->crl_end - n->crl_nxt);
-        n->n_ejl_q = (uint32_t)(n->ejl_end - n->ejl_d);
         t32 = n->crl_cur; n->crl_cur = n->crl_nxt; n->crl_nxt = t32;
-        t32 = n->ejl_q; n->ejl_q = n->ejl_d; n->ejl_d = t32;
         n->crl_end = n->crl_nxt;
-        n->ejl_end = n->ejl_d;
         t64 = n->act_cur; n->act_cur = n->act_nxt; n->act_nxt = t64; /* (act_cur was cleared by the visits) */
     } else {
         for (l = 1; l <= g->h; l++)

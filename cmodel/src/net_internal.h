@@ -41,6 +41,9 @@ typedef struct {
                                       the order D + sigma[k] for every value of those bits, U bytes
                                       each (row z & up_key); NULL: computed on every step */
     uint32_t up_key;
+    uint8_t *up_gr;                /* with up_tab, U <= LCAN_UP_GR_MAX and up_key < 2^8: class UP's
+                                      grant, D + sigma[k] for the first k whose upper is free, by row
+                                      and free uppers (entry (z & up_key) << U | free >> D; 0xFF: none) */
     uint64_t pmask;                /* ports 0..P-1 */
     uint64_t up_want;              /* the uppers D..P-1 */
     uint64_t dn_unit;              /* (1 << p) - 1: down class c wants dn_unit << c*p */
@@ -63,6 +66,8 @@ typedef struct {
 
 /* The largest up_tab: 2^12 rows (U <= 5; kary(4,n)'s U = 4 reads 7 bits, 128 rows of 4 bytes). */
 #define LCAN_UP_TAB_BITS 12
+/* up_gr for U <= 4: at most 2^12 rows of 16 bytes (kary(4,n): 128 rows, 2 KB). */
+#define LCAN_UP_GR_MAX 4
 
 /* The event state and constants of one switch (and of the leaves' dummy switch), together so that
  * a visit finds them at one address (64 bytes); the level's constants by pointer (an address, not
@@ -71,7 +76,10 @@ typedef struct {
     uint64_t arr[2];   /* inputs with a flit arriving: arr[n->cur] on this tick, arr[n->cur ^ 1] on the
                           next (written by the senders) */
     uint64_t fifo_m;   /* inputs whose FIFO is not empty */
-    uint64_t avail_m;  /* outputs with cr > 0 (and level-1 downers) */
+    uint64_t leafm;    /* the outputs facing leaves (level-1 downers): no credits, always available
+                          (spec 8.2); the others are available when their cr > 0, which a visit reads
+                          from the counters (net_packet.c avail_of) rather than keep a mask a send
+                          and a credit would both update */
     uint32_t lfsr;     /* the switch's LFSR (n->lfsr[sw] is the full-scan tick's: copied at the reset) */
     uint32_t spare;
     uint32_t pb, hi;   /* first global port; the switch's digits a_{l+1..h} (geom hi) */
@@ -81,11 +89,11 @@ typedef struct {
 
 typedef struct { /* 32 bytes: indexed by a shift; a send reads it whole, so everything it writes is
                     addressed from here without a multiply (the switch record, its activity word) */
-    uint64_t *arr;   /* the arrival masks (lcan_fast_sw.arr) of the switch fed by the output (the
-                        dummy switch n_sw at a leaf) */
-    uint64_t lbit;   /* the receiving input's bit in them: 1 << its local port (bit 0 at a leaf) */
-    uint64_t abit;   /* that switch's bit in word aw of the activity bitmap; 0 at a leaf (the dummy
-                        switch is never visited), so a send wakes without a branch on it */
+    uint64_t *arr;   /* the arrival masks (lcan_fast_sw.arr) of the switch fed by the output; at a
+                        leaf port q the ejection masks of its 64 ports (lcan_net.ejb + 2 (q / 64)) */
+    uint64_t lbit;   /* the receiving input's bit in them: 1 << its local port (1 << q % 64 at a leaf) */
+    uint64_t abit;   /* that switch's bit in word aw of the activity bitmap; 0 at a leaf, so a send
+                        wakes without a branch on it */
     uint32_t rx;     /* the flit register it writes (the receiving input's global port, n_port + q
                         towards leaf port q) */
     uint16_t aw;     /* sw / 64 (0 at a leaf; fast mode needs n_sw < 2^22) */
@@ -128,7 +136,7 @@ struct lcan_net {
      * is the flit arriving on global input gp (written by the switch or network port feeding it;
      * inj is the full-scan tick's), flit_q[n_port + q] the one leaving towards leaf port q (ej);
      * so a switch reads an arriving flit at its own port, without looking its sender up. They
-     * hold a valid flit only where a list or mask says one was written on the tick (arr, ejl_q):
+     * hold a valid flit only where a mask says one was written on the tick (arr, ejb):
      * nothing else reads them, so they are never cleared, and bk_q / bk_d are not used (credits
      * travel in crl).
      * Senders are numbered 0..n_port+NP-1: the global output ports, then the network ports, whose
@@ -137,16 +145,20 @@ struct lcan_net {
      * mispredict: they, not instructions, bound the speed). Index n_sw is a dummy switch that the
      * leaves "belong" to, never visited. */
     int fast;
+    int plain;                   /* every level's unicast grant is the lowest free wanted output, or
+                                    class UP's by up_gr: no class scans cyclically from a start (every
+                                    cyc_k 0), each level is the top or has up_gr, and P <= 8 (kary(3,n)
+                                    and kary(4,n) under UP_CHOICE = uniform); net_packet.c has a copy of
+                                    the tick for it, run while bcast_in is 0 (every candidate a unicast) */
     lcan_fast_level lv[LCAN_MAX_LEVELS + 2];
     lcan_fast_sw *swd;           /* per switch (+ dummy) */
     unsigned cur, nxt;           /* which of lcan_fast_sw.arr is this tick's, and the next tick's
                                     (nxt = cur ^ 1; both flip every tick) */
-    lcan_fast_link *out_to;      /* per global port: where its output goes */
+    lcan_fast_link *out_to;      /* per sender: where its output goes (a network port q, n_port + q: to
+                                    its level-1 input, leaf_gp[q]) */
     uint32_t *in_src;            /* per global port: the sender feeding its input */
     uint32_t *port_sw;           /* per sender: owning switch (n_sw for a network port) */
     uint8_t *port_loc;           /* per sender: local port index (0 for a network port) */
-    uint64_t **cr_av;            /* per sender: its switch's avail_m (lcan_fast_sw), and its bit there */
-    uint64_t *cr_bit;            /*   (1 << port_loc): a credit sets it by one OR, nothing derived */
     uint64_t *act_cur, *act_nxt; /* the switches to visit on this tick, and on the next one, as
                                     bitmaps (n_actw words; bit sw % 64 of word sw / 64): a wake is one
                                     OR, without a test of "listed already", and the visits run in
@@ -157,10 +169,12 @@ struct lcan_net {
                                     switch and the leaves have run (spec 8.3 step 6), without a visit */
     uint32_t n_crl_cur, *crl_end; /* crl_end: where the next credit goes in crl_nxt (a pointer, not a
                                      count: a uint32_t store cannot change it, so it stays in a register) */
-    uint32_t *ejl_q, *ejl_d;     /* n_port + q for the network ports q whose level-1 downer output was
-                                    written (ej);
-                                    NP + 1 entries (one spare: send_flit writes before counting) */
-    uint32_t n_ejl_q, *ejl_end;  /* ejl_end: where the next entry goes in ejl_d */
+    uint64_t *ejb;               /* the network ports q whose level-1 downer output was written (ej),
+                                    a pair of words per 64 ports: bit q % 64 of ejb[2 (q / 64) + nxt] on
+                                    the tick (a send sets it as it sets a switch's arrival bit: the
+                                    link record points here), read as [.. + cur] by write_outputs
+                                    after the tick; the tick clears its nxt words first */
+    uint32_t n_ejw;              /* words per parity: ceil(NP / 64) */
     uint64_t bcast_in;           /* != 0: a broadcast was injected since the reset (the bcast bits of
                                     the injected flits under bcast_m, so never with UNICAST_ONLY):
                                     every flit enters at a leaf (leaf_fast), so without one no

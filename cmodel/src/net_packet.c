@@ -20,6 +20,7 @@
  * bit is decoded as 0 (n->bcast_m = 0, as sw.c's k->bcast_m): every candidate is a unicast, so
  * n->bcast_in stays 0 and only the unicast steps run.
  */
+#include "bytemask.h"
 #include "lfsr.h"
 #include "net_internal.h"
 #include "sw.h"
@@ -69,24 +70,27 @@ static inline uint64_t candidate(const struct lcan_net *n, uint32_t gp, int from
 }
 
 /* Output o of the switch whose first global port is pb takes flit f (spec 8.3 step 4): the flit
- * register of its receiver (net_internal.h); at a leaf the ejection list, else the receiving
- * switch's arrival mask and a wake (the leaves' dummy switch takes the mask and is never listed); a
- * credit spent (level-1 downers hold none; an output left without credits leaves *avail). The
- * caller counts it. */
-static inline void send_flit(struct lcan_net *n, uint32_t pb, int o, uint64_t f, uint64_t *avail)
+ * register of its receiver (net_internal.h) and its bit in the receiving switch's arrival mask and
+ * a wake, or at a leaf the same bit in the ejection masks (lcan_net.ejb) and no wake (abit 0); a
+ * credit spent (level-1 downers hold none). The caller counts it. An output whose last credit is
+ * spent is taken on this tick, so the visit's free set need not drop it (avail_of). */
+static inline void send_flit(struct lcan_net *n, uint32_t pb, int o, uint64_t f)
 {
-    uint32_t go = pb + (uint32_t)o, dec, c;
+    uint32_t go = pb + (uint32_t)o, dec;
     const lcan_fast_link *to = &n->out_to[go];
     dec = to->cred; /* the outputs facing leaves, the level-1 downers, hold no credits (spec 8.2) */
     n->flit_d[to->rx] = f;
-    *n->ejl_end = to->rx;
-    n->ejl_end += to->leaf;
-    to->arr[n->nxt] |= to->lbit;
+    to->arr[n->nxt] |= to->lbit; /* (at a leaf its bit in ejb) */
     n->act_nxt[to->aw] |= to->abit; /* (0 at a leaf) */
-    c = n->cr[go] - dec;
-    n->cr[go] = (uint16_t)c;
-    /* the output leaves avail at its last credit; a leaf's counter stays 0 (c | leaf != 0 there) */
-    *avail &= ~((uint64_t)((c | to->leaf) == 0) << o);
+    n->cr[go] = (uint16_t)(n->cr[go] - dec);
+}
+
+/* The outputs of switch sd (of P ports) available on this tick (spec 8.3): those that hold a credit,
+ * from the counters (eight by one compare; bits at P and above, the next ports' counters, are never
+ * wanted), and the level-1 downers, which hold none (spec 8.2). */
+static inline uint64_t avail_of(const struct lcan_net *n, const lcan_fast_sw *sd, int P)
+{
+    return lcan_nonzero_u16_mask(n->cr + sd->pb, (uint32_t)P) | sd->leafm;
 }
 
 /* The candidate on global input gp was consumed: its credit goes back to the sender (spec 8.3
@@ -176,17 +180,30 @@ static inline const uint8_t *up_order(const struct lcan_net *n, const lcan_fast_
     return lcan_sw_up_order(&n->swk[l], s, buf);
 }
 
+/* Class UP's grant by lcan_fast_level.up_gr for the LFSR value s and the free uppers fr (not 0). */
+static inline uint64_t up_grant(const lcan_fast_level *lv, uint32_t s, uint64_t fr)
+{
+    size_t row = (s >> 8) & lv->up_key; /* as up_order's: up_key < 2^8 (net.c up_table), z's first byte s[15:8] */
+    return bit64(lv->up_gr[(row << lv->U) + (size_t)(fr >> lv->D)]);
+}
+
 /* The output granted to a unicast request of key x | up << 6 (lcan_fast_level.want_k: class DOWN(x),
  * or UP when up) of a switch of level lv->l with LFSR value s, among its free wanted outputs fr
  * (spec 6), as a bit (0: none): the first free one cyclically from the class's start (x * p + r_dn,
  * or D + r_up), or for class UP under UP_CHOICE = uniform the first free D + sigma[k] (*ord: that
  * order, looked up on first use). Where the start cannot matter (cyc_k: a down class of one link,
  * class UP in sigma's order) the lowest free output is that first one, and the start is not
- * computed. */
+ * computed. plain (a constant in each copy of the tick: lcan_net.plain): no class of the level
+ * is cyclic and class UP is granted by up_gr, so neither is tested. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
 static inline uint64_t grant_unicast(const struct lcan_net *n, const lcan_fast_level *lv, uint32_t s, uint32_t key,
-                                     int up, uint64_t fr, const uint8_t **ord, uint8_t *ord_buf)
+                                     int up, uint64_t fr, const uint8_t **ord, uint8_t *ord_buf, const int plain)
 {
     uint64_t g = fr & (0u - fr);
+    if (plain)
+        return up && fr ? up_grant(lv, s, fr) : g;
     if (lv->cyc_k[key]) {
         uint32_t start = lv->base_k[key] + (up ? lv->st_up[(s >> 8) & 0xFFu] : lv->r_dn[(s >> 16) & 0xFFu]);
         uint64_t hi = fr & ~(bit64((int)start) - 1u), first = hi ? hi : fr;
@@ -194,6 +211,8 @@ static inline uint64_t grant_unicast(const struct lcan_net *n, const lcan_fast_l
     }
     if (up && lv->uorder && fr) {
         int k;
+        if (lv->up_gr != NULL) /* (fr: uppers only, class UP) */
+            return up_grant(lv, s, fr);
         if (*ord == NULL)
             *ord = up_order(n, lv, lv->l, s, ord_buf);
         for (k = 0; k < lv->U; k++)
@@ -217,7 +236,7 @@ static inline void switch_general_t(struct lcan_net *n, uint32_t sw, uint64_t ar
     const lcan_fast_level *lv = sd->lv;
     int D = lv->D, P = lv->P, p = lv->p, up_in_ok = !lv->top;
     uint32_t pb = sd->pb, s = sd->lfsr, nup = 0, ndn = 0, depth = (uint32_t)n->cfg.depth;
-    uint64_t avail = sd->avail_m, cands = arr | fm, m;
+    uint64_t avail = avail_of(n, sd, P), cands = arr | fm, m;
     uint64_t cand[64], want[64], grant[64];
     int start[64];
     uint64_t reqm = 0, allm = 0, dropm = 0, gotm, consm, fm_new, ordm = 0;
@@ -302,7 +321,7 @@ static inline void switch_general_t(struct lcan_net *n, uint32_t sw, uint64_t ar
         uint64_t gm;
         for (gm = grant[i]; gm; gm &= gm - 1u) {
             int o = lcan_ctz64(gm);
-            send_flit(n, pb, o, cand[i], &avail);
+            send_flit(n, pb, o, cand[i]);
             nup += (uint32_t)(o >= D);
             ndn += (uint32_t)(o < D);
         }
@@ -328,7 +347,6 @@ static inline void switch_general_t(struct lcan_net *n, uint32_t sw, uint64_t ar
     n->cnt_ud[lv->l][1] += nup;
     n->cnt_ud[lv->l][0] += ndn;
     n->cnt_drop[lv->l] += ndrop;
-    sd->avail_m = avail;
     sd->fifo_m = fm;
     lcan_net_wake_if(n, sw, fm != 0);
 }
@@ -352,7 +370,7 @@ static void switch_general_faulty(struct lcan_net *n, uint32_t sw, uint64_t arr,
 /* Several candidates, all unicasts, no faults (the common multi-candidate case): the same steps as
  * switch_general_t, but each request is made, granted and sent in one pass over the inputs in the
  * allocator's order (spec 6: r_in, .., P-1, 0, .., r_in-1), without the want / start / grant arrays.
- * An output whose last credit is spent leaves avail while the pass runs; it is taken by then, so the
+ * An output granted is taken for the rest of the pass (whether or not its last credit went), so the
  * later requests see the same free set as the allocator's. Returns 0 without any effect when a
  * candidate is a broadcast (switch_general then runs). may_bcast (a constant in each of the two
  * copies): whether a broadcast can be among the candidates (n->bcast_in, false unless the traffic has
@@ -361,13 +379,15 @@ static void switch_general_faulty(struct lcan_net *n, uint32_t sw, uint64_t arr,
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline int switch_uni_t(struct lcan_net *n, uint32_t sw, uint64_t arr, uint64_t fm, const int may_bcast)
+static inline int switch_uni_t(struct lcan_net *n, uint32_t sw, uint64_t arr, uint64_t fm, const int may_bcast,
+                               const int plain)
 {
     lcan_fast_sw *sd = &n->swd[sw];
     const lcan_fast_level *lv = sd->lv;
     uint64_t bcast_m = n->bcast_m;
     uint32_t pb = sd->pb, s = sd->lfsr, ndrop = 0, depth = (uint32_t)n->cfg.depth;
-    uint64_t avail = sd->avail_m, cands = arr | fm, m, bc = 0, taken = 0, consm = 0, dropm = 0, seg[2];
+    uint64_t avail = avail_of(n, sd, plain ? 8 : lv->P), cands = arr | fm, m, bc = 0, taken = 0, consm = 0, dropm = 0,
+             seg[2];
     uint64_t fm_new;
     int ph;
     uint64_t cand[64];
@@ -403,12 +423,12 @@ static inline int switch_uni_t(struct lcan_net *n, uint32_t sw, uint64_t arr, ui
             ndrop++;
             continue;
         }
-        g = grant_unicast(n, lv, s, key, up, want & avail & ~taken, &ord, ord_buf);
+        g = grant_unicast(n, lv, s, key, up, want & avail & ~taken, &ord, ord_buf, plain);
         if (g) {
             int o = lcan_ctz64(g);
             taken |= g;
             consm |= bit64(i);
-            send_flit(n, pb, o, f, &avail);
+            send_flit(n, pb, o, f);
             (*lv->cnt_o[o])++;
         }
     }
@@ -416,7 +436,6 @@ static inline int switch_uni_t(struct lcan_net *n, uint32_t sw, uint64_t arr, ui
     if (cands & ~dropm) /* a request was made */
         sd->lfsr = lcan_lfsr_step(s);
     n->cnt_drop[lv->l] += ndrop;
-    sd->avail_m = avail;
     sd->fifo_m = fm_new;
     lcan_net_wake_if(n, sw, fm_new != 0);
     return 1;
@@ -427,22 +446,25 @@ __attribute__((noinline))
 #endif
 static int switch_uni(struct lcan_net *n, uint32_t sw, uint64_t arr, uint64_t fm)
 {
-    return switch_uni_t(n, sw, arr, fm, 1);
+    return switch_uni_t(n, sw, arr, fm, 1, 0);
 }
 
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline void switch_uni_nb(struct lcan_net *n, uint32_t sw, uint64_t arr, uint64_t fm)
+static inline void switch_uni_nb(struct lcan_net *n, uint32_t sw, uint64_t arr, uint64_t fm, const int plain)
 {
-    (void)switch_uni_t(n, sw, arr, fm, 0);
+    (void)switch_uni_t(n, sw, arr, fm, 0, plain);
 }
 
-/* One switch on the fast path; faulty: a constant in each copy, as in switch_general_t. */
+/* One switch on the fast path; faulty: a constant in each copy, as in switch_general_t; plain (a
+ * constant too: lcan_net.plain, and no broadcast injected since the reset, n->bcast_in = 0): the
+ * plain grant (grant_unicast), every candidate a unicast (so it is not tested for one), and at most 8
+ * ports (their counters read as one group of eight, avail_of). */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faulty)
+static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faulty, const int plain)
 {
     lcan_fast_sw *sd = &n->swd[sw];
     uint64_t arr = sd->arr[n->cur], fm = sd->fifo_m, cands = arr | fm, f;
@@ -454,8 +476,8 @@ static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faul
     if (cands & (cands - 1u)) {
         if (faulty)
             switch_general_faulty(n, sw, arr, fm);
-        else if (!n->bcast_in)
-            switch_uni_nb(n, sw, arr, fm);
+        else if (plain || !n->bcast_in)
+            switch_uni_nb(n, sw, arr, fm, plain);
         else if (!switch_uni(n, sw, arr, fm))
             switch_general(n, sw, arr, fm);
         return;
@@ -468,7 +490,7 @@ static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faul
     /* (a branch, not candidate()'s selection of both: a lone candidate nearly always arrives, so it
      * is predicted, and the FIFO is not read) */
     f = from_fifo ? n->fifo[(size_t)gp * (uint32_t)n->cfg.depth + n->fhead[gp]] : n->flit_q[gp];
-    if (f & n->bcast_m) { /* a broadcast (never with UNICAST_ONLY, spec 8.8) */
+    if (!plain && (f & n->bcast_m)) { /* a broadcast (never with UNICAST_ONLY, spec 8.8) */
         if (faulty)
             switch_general_faulty(n, sw, arr, fm);
         else
@@ -481,7 +503,7 @@ static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faul
     up = (int)((lv->up_in >> i) & 1u) & ((f & lv->hi_f) != sd->hi_f); /* spec 4 */
     key = x | (uint32_t)up << 6;
     if (lv->want_k[key] != 0) { /* (0: an invalid digit, rare) */
-        uint64_t want = lv->want_k[key], gr, avail = sd->avail_m;
+        uint64_t want = lv->want_k[key], gr;
         uint32_t s = sd->lfsr;
         if (faulty) { /* spec 14.3 */
             lcan_sw_faults fb;
@@ -490,13 +512,12 @@ static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faul
         if (!faulty || want != 0) {
             uint8_t ord_buf[64];
             const uint8_t *ord = NULL;
-            gr = grant_unicast(n, lv, s, key, up, want & avail, &ord, ord_buf);
+            gr = grant_unicast(n, lv, s, key, up, want & avail_of(n, sd, plain ? 8 : lv->P), &ord, ord_buf, plain);
             cons = gr != 0;
             if (gr) {
                 int o = lcan_ctz64(gr);
-                send_flit(n, sd->pb, o, f, &avail);
+                send_flit(n, sd->pb, o, f);
                 (*lv->cnt_o[o])++;
-                sd->avail_m = avail;
             }
             sd->lfsr = lcan_lfsr_step(s);
         } else { /* unroutable (spec 14.3): no request, discarded and counted */
@@ -521,17 +542,18 @@ static inline void switch_fast_t(struct lcan_net *n, uint32_t sw, const int faul
         fm |= all_if(n->fcount[gp]) & bit64(i);
     }
     sd->fifo_m = fm;
-    lcan_net_wake_if(n, sw, fm != 0);
+    if (fm) /* (a branch: a lone candidate nearly always arrives and leaves, so fm is 0, predicted) */
+        lcan_net_wake_if(n, sw, 1);
 }
 
 /* Every active switch of the tick, in switch order; the loop is here so that the per-switch step is
  * inlined into it (one call per tick, not one per switch). act_cur is cleared as it is read (the
- * visits write act_nxt only), ready to serve as act_nxt on the next tick. faulty: as in
- * switch_fast_t, a constant in each of the two copies below. */
+ * visits write act_nxt only), ready to serve as act_nxt on the next tick. faulty and plain: as in
+ * switch_fast_t, constants in each of the three copies below. */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline void switches_t(struct lcan_net *n, const int faulty)
+static inline void switches_t(struct lcan_net *n, const int faulty, const int plain)
 {
     uint64_t *act = n->act_cur;
     uint32_t w, nw = n->n_actw;
@@ -539,16 +561,19 @@ static inline void switches_t(struct lcan_net *n, const int faulty)
         uint64_t m = act[w];
         act[w] = 0;
         for (; m; m &= m - 1u)
-            switch_fast_t(n, w * 64u + (uint32_t)lcan_ctz64(m), faulty);
+            switch_fast_t(n, w * 64u + (uint32_t)lcan_ctz64(m), faulty, plain);
     }
 }
 
 void lcan_net_packet_switches(struct lcan_net *n)
 {
-    switches_t(n, 0);
+    if (n->plain && !n->bcast_in) /* (the grant without the cyclic and sigma-scan tests, no broadcasts) */
+        switches_t(n, 0, 1);
+    else
+        switches_t(n, 0, 0);
 }
 
 void lcan_net_packet_switches_faulty(struct lcan_net *n)
 {
-    switches_t(n, 1);
+    switches_t(n, 1, 0);
 }

@@ -354,7 +354,11 @@ typedef struct {
     uint32_t N, NP, nslot, sfree_head, sfree_count;
     int U0, p1, w1, h, pw, aw;
     uint64_t pmask, amask;
+    /* the options the per-packet steps test, as plain flags (a double or the pattern read through
+     * its pointer costs a load and a compare more on every packet) */
+    int kind, bursty, bcasts; /* p->kind; o->burst > 0; o->bcast > 0 && w1 > 0 */
     uint32_t *packed;
+    uint64_t *dfield;  /* per leaf: its packed address in the flit's dest field ((packed & amask) << pw) */
     uint32_t *leaf_of; /* per network port: its leaf (port / U0, without a division per packet) */
     int level_of_bit[64];
     node *nodes;
@@ -367,7 +371,7 @@ typedef struct {
     uint32_t *busy, nbusy;   /* nodes with a non-empty source queue, in the order they became so */
     uint64_t *ej_uni, *ej_bc;
     counts lat, net;
-    uint64_t queue_sum, zero_sum, meas_out, inflight, queued;
+    uint64_t zero_sum, meas_out, inflight, queued;
     const lcan_reach *reach; /* the fault view in force (NULL: none) */
     uint64_t cut;            /* creations refused because the pair is cut */
 } drv;
@@ -416,7 +420,7 @@ static int lca_of(const drv *d, uint32_t s, uint32_t t)
 HOT_INLINE static inline uint32_t draw_dest(drv *d, node *nd, uint32_t s)
 {
     const lcan_traffic_pattern *p = d->p;
-    switch (p->kind) {
+    switch (d->kind) {
     case TP_PERM:
         return p->perm[s];
     case TP_HOTSPOT:
@@ -444,7 +448,7 @@ HOT_INLINE static inline uint32_t draw_dest(drv *d, node *nd, uint32_t s)
 /* The tick after `now` on which node nd creates its next packet. */
 HOT_INLINE static inline uint64_t next_creation(drv *d, node *nd, uint64_t now)
 {
-    if (d->o->burst <= 0)
+    if (!d->bursty)
         return now + geometric(&nd->rng, &d->geo_load);
     if (now < nd->on_end)
         return now + 1;
@@ -490,7 +494,7 @@ HOT_INLINE static inline int draw_pkt(drv *d, node *nd, uint32_t s, uint64_t now
         k->lca = (uint8_t)lca_of(d, s, dest);
         return 0;
     }
-    if (d->o->bcast > 0 && d->w1 > 0 && urand(&nd->rng) < d->o->bcast) {
+    if (d->bcasts && urand(&nd->rng) < d->o->bcast) {
         k->bcast = 1;
         k->dest = nd->bseq++ % (uint32_t)d->w1;
         k->lca = (uint8_t)d->h;
@@ -564,9 +568,9 @@ HOT_INLINE static inline int inject(drv *d, const pkt *k, uint32_t port, uint64_
     if (k->bcast && (d->seen[tag] = calloc(d->N, 1)) == NULL)
         return -1;
     iv[port] = 1;
-    iflit[port] = ((uint64_t)tag & d->pmask) |
-                  ((uint64_t)(k->bcast ? k->dest : d->packed[k->dest]) & d->amask) << d->pw |
-                  (uint64_t)k->bcast << (d->pw + d->aw);
+    /* (tag < nslot <= 2^PAYLOAD_W: the payload field as it is) */
+    iflit[port] = (uint64_t)tag | (k->bcast ? (((uint64_t)k->dest & d->amask) | (d->amask + 1u)) << d->pw
+                                            : d->dfield[k->dest]);
     used_ports[(*nused)++] = port;
     d->inflight++;
     return 0;
@@ -613,6 +617,7 @@ static void drv_free(drv *d)
     free(d->seen);
     free(d->sfree);
     free(d->packed);
+    free(d->dfield);
     free(d->leaf_of);
     free(d->ej_uni);
     free(d->ej_bc);
@@ -653,7 +658,6 @@ HOT_INLINE static inline int deliver(drv *d, slot *sl, uint64_t now, uint64_t W,
         d->meas_out--;
         if (counts_add(&d->lat, now - sl->created) || counts_add(&d->net, now - sl->injected))
             return -1;
-        d->queue_sum += sl->injected - sl->created;
         d->zero_sum += 2u * sl->lca - 1u;
     }
     if (sl->bcast) {
@@ -723,7 +727,11 @@ lcan_status lcan_traffic_run(const lcan_topo *t, const lcan_traffic_pattern *p, 
         for (b = 0; b < lcan_topo_field_width(t, l); b++)
             d.level_of_bit[lcan_topo_field_offset(t, l) + b] = l;
     }
+    d.kind = p->kind;
+    d.bursty = o->burst > 0;
+    d.bcasts = o->bcast > 0 && d.w1 > 0;
     d.packed = malloc(d.N * sizeof *d.packed);
+    d.dfield = malloc(d.N * sizeof *d.dfield);
     d.leaf_of = malloc(d.NP * sizeof *d.leaf_of);
     d.nodes = calloc(d.N, sizeof *d.nodes);
     d.wheel = malloc(WHEEL * sizeof *d.wheel);
@@ -742,7 +750,7 @@ lcan_status lcan_traffic_run(const lcan_topo *t, const lcan_traffic_pattern *p, 
     iflit = calloc(d.NP, sizeof *iflit);
     ejf = calloc(d.NP, sizeof *ejf);
     used_ports = malloc(d.NP * sizeof *used_ports);
-    if (!d.packed || !d.leaf_of || !d.nodes || !d.wheel || !d.wlink || !d.busy || !d.slots || !d.seen || !d.sfree || !d.ej_uni || !d.ej_bc || !iv || !ready || !ejv || !ack ||
+    if (!d.packed || !d.dfield || !d.leaf_of || !d.nodes || !d.wheel || !d.wlink || !d.busy || !d.slots || !d.seen || !d.sfree || !d.ej_uni || !d.ej_bc || !iv || !ready || !ejv || !ack ||
         !iack || !iflit || !ejf || !used_ports) {
         st = LCAN_ERR_NOMEM;
         goto done;
@@ -751,6 +759,7 @@ lcan_status lcan_traffic_run(const lcan_topo *t, const lcan_traffic_pattern *p, 
         d.wheel[i] = UINT32_MAX;
     for (s = 0; s < d.N; s++) {
         d.packed[s] = lcan_topo_pack(t, s);
+        d.dfield[s] = ((uint64_t)d.packed[s] & d.amask) << d.pw;
         d.nodes[s].rng = lcan_trial_rng(o->seed, s);
         d.nodes[s].next = d.p->kind == TP_MATRIX && d.p->cdf[(size_t)s * d.N + d.N - 1] == 0
                               ? UINT64_MAX
@@ -1021,7 +1030,8 @@ lcan_status lcan_traffic_run(const lcan_topo *t, const lcan_traffic_pattern *p, 
         uint64_t b, span;
         res->latency_avg = (double)d.lat.sum / (double)d.lat.n;
         res->net_latency_avg = (double)d.net.sum / (double)d.net.n;
-        res->queue_avg = (double)d.queue_sum / (double)d.lat.n;
+        /* (source queueing: latency less network latency, over the same packets) */
+        res->queue_avg = (double)(d.lat.sum - d.net.sum) / (double)d.lat.n;
         res->zero_load = (double)d.zero_sum / (double)d.lat.n;
         res->latency_min = d.lat.min;
         res->latency_max = d.lat.max;
