@@ -392,7 +392,7 @@ def main(argv):
     w("")
     w("### 7.4 Cost of the wrapper (not included in LUT/FF above)")
     w("")
-    w("| config | wrapper FF (input shift register + XOR tree) | wrapper LUT (XOR tree) |")
+    w("| config | wrapper FF (input shift register, unless `ring`, + XOR tree) | wrapper LUT (XOR tree) |")
     w("|---|---|---|")
     for r in res:
         f = ice(r)
@@ -574,7 +574,7 @@ directory that becomes build/synth/NAME/ only when all steps finished:
 yosys -p "read_verilog $(cat rtl/lcan_network.f); hierarchy -check -top TOP -chparam K V ...;
           synth -flatten -top TOP; tee -o generic.stat.json stat -json; write_json netlist.json"
 # 2. the wrapper
-python3 scripts/synth/wrap.py netlist.json TOP K=V ... > synth_wrap.v
+python3 scripts/synth/wrap.py [--inputs ring] netlist.json TOP K=V ... > synth_wrap.v
 # 3. iCE40 synthesis (OPTIONS: configs.tsv's sixth column, e.g. -dffe_min_ce_use 8)
 yosys -p "read_verilog $(cat rtl/lcan_network.f) synth_wrap.v;
           synth_ice40 OPTIONS -top synth_wrap -json ice40.json; tee -o ice40.stat.json stat -json"
@@ -609,6 +609,15 @@ Input bits the synthesized DUT never reads (also through its submodules: the fau
 `FAULTS` = 0, the seed with `FIXED_SEED` = 1) are tied to 0, and output bits it ties to a constant
 (the counters and debug view with `OBSERVE` = 0) are left out of the tree, so the wrapper costs
 nothing for pins the DUT does not have (since stop 35, section 19).
+On the iCE40 a flip-flop fed by another flip-flop takes a logic cell of its own (its LUT a
+pass-through), so the shift register costs one LC per input bit: a third of the wrapper's LCs, and
+what tips a DUT that nearly fills the device over it. Configurations with `ring` in configs.tsv's
+seventh column (label "inputs from the wrapper's XOR tree") have no shift register: `si` is one
+more leaf of the XOR tree and each DUT input bit is driven by one of the tree's registers, in turn
+(about three input bits per register). Inside a network or a system, a switch's inputs are its
+neighbours' output registers, counted there. The DUT's netlist is the same function either way; as
+yosys numbers cells in the order it meets them, the same DUT can come out a few LUTs apart (0.3 %
+on the (8,8) switch, section 25).
 The DUT instance is marked `(* keep_hierarchy *)`: yosys optimizes nothing across its boundary
 and `stat` reports the DUT module's cells separately, so the LUT/FF/carry/BRAM columns are the
 DUT's own, with nothing subtracted by estimate. The wrapper's own cost is in 7.4; nextpnr's LC

@@ -10,6 +10,8 @@
 #                its netlist (write_json: ports, and which input bits it reads, which outputs are
 #                constant) feeds the wrapper generator;
 #   2. wrapper:  scripts/synth/wrap.py writes synth_wrap.v (3 pins, DUT kept as its own module);
+#                its inputs from a shift register, or with `ring` in the configuration's optional
+#                seventh column from the XOR tree's registers (wrap.py --inputs ring);
 #   3. ice40:    yosys `synth_ice40 [OPTIONS] -top synth_wrap -json`, then `stat -json` (DUT cells
 #                alone); OPTIONS from the configuration's optional sixth column; then
 #                scripts/synth/attribute.py: the DUT's LUTs by function (ice40.attr.json);
@@ -24,7 +26,7 @@
 # SYNTH_PNR_TRIES (seeds tried when nextpnr-ice40 cannot legalise a placement, default 3),
 # SYNTH_TIMEOUT (seconds per tool step, default 1200), SYNTH_FLIST (default rtl/lcan_network.f),
 # SYNTH_ECP5 (0 = skip), YOSYS_ECP5, NEXTPNR_ECP5, SYNTH_ECP5_FLAGS (default -nowidelut),
-# NEXTPNR_ECP5_FLAGS (extra nextpnr-ecp5 options, e.g. --router router2).
+# NEXTPNR_ECP5_FLAGS and NEXTPNR_ICE40_FLAGS (extra nextpnr options, e.g. --router router2).
 # Exit status: 0 done (a synth_ice40 or nextpnr run that hit SYNTH_TIMEOUT, or a design that does not
 # fit, is recorded as a result), 1 a step failed (yosys error, the generic step timed out), 2 a tool
 # missing.
@@ -50,6 +52,7 @@ SYNTH_ECP5="${SYNTH_ECP5:-1}"
 # LUT4s on our switches (docs/synthesis.md 14); SYNTH_ECP5_FLAGS="" restores yosys's default
 SYNTH_ECP5_FLAGS="${SYNTH_ECP5_FLAGS--nowidelut}"
 NEXTPNR_ECP5_FLAGS="${NEXTPNR_ECP5_FLAGS-}"
+NEXTPNR_ICE40_FLAGS="${NEXTPNR_ICE40_FLAGS-}"
 
 for tool in "$YOSYS" "$NEXTPNR_ICE40" "$PYTHON"; do
   command -v "$tool" >/dev/null 2>&1 || { echo "synth: $tool not found: run make deps" >&2; exit 2; }
@@ -62,8 +65,11 @@ fi
 
 line="$(awk -F'\t' -v n="$name" '$1 == n' "$here/configs.tsv")"
 [ -n "$line" ] || { echo "synth: no configuration '$name' in scripts/synth/configs.tsv" >&2; exit 1; }
-IFS=$'\t' read -r _ label top params families ice40_opts <<< "$line"
+IFS=$'\t' read -r _ label top params families ice40_opts wrap_inputs <<< "$line"
 ice40_opts="${ice40_opts:-}"
+[ "$ice40_opts" != "-" ] || ice40_opts=""
+wrap_inputs="${wrap_inputs:-shift}"
+case "$wrap_inputs" in shift|ring) ;; *) echo "synth: $name: wrapper inputs '$wrap_inputs' in configs.tsv: use shift or ring" >&2; exit 1 ;; esac
 [ "$top" != "-" ] || { echo "synth: $name is estimated by report.py, not synthesized" >&2; exit 1; }
 case ",$families," in *,ecp5,*) ;; *) ecp5=0 ;; esac
 
@@ -145,7 +151,7 @@ run "$tmp" generic generic.log "$YOSYS" -p "read_verilog $ysfiles; chparam $chp 
   write_json $tmp/netlist.json" || fail "yosys synth (generic)" generic.log
 
 # 2. the measurement wrapper
-"$PYTHON" "$here/wrap.py" "$tmp/netlist.json" "$top" "${vparams[@]}" > "$tmp/synth_wrap.v"
+"$PYTHON" "$here/wrap.py" --inputs "$wrap_inputs" "$tmp/netlist.json" "$top" "${vparams[@]}" > "$tmp/synth_wrap.v"
 rm -f "$tmp/netlist.json"
 
 # 3. iCE40 synthesis (an error fails the configuration; running out of SYNTH_TIMEOUT is a result)
@@ -171,7 +177,7 @@ if [ "$rc" -eq 0 ]; then
   for ((try = 1; ; try++)); do
     echo "$seed" >> "$tmp/ice40-pnr.seeds"
     run "$tmp" ice40-pnr ice40-pnr.log "$NEXTPNR_ICE40" --hx8k --package ct256 --json "$tmp/ice40.json" \
-      --freq "$SYNTH_FREQ" --seed "$seed" --timing-allow-fail --report "$tmp/ice40-pnr.json" || true
+      --freq "$SYNTH_FREQ" --seed "$seed" --timing-allow-fail --report "$tmp/ice40-pnr.json" $NEXTPNR_ICE40_FLAGS || true
     if [ -e "$tmp/ice40-pnr.json" ] || [ "$try" -ge "$SYNTH_PNR_TRIES" ] \
        || ! grep -q "Unable to find legal placement" "$tmp/ice40-pnr.log"; then
       break

@@ -2,13 +2,13 @@
 """Test of scripts/synth/wrap.py (make synth-quick): on a hand-written netlist, the input bits that no
 cell reads (also through a module below) are tied to 0 and cost no shift-register flip-flop, the
 output bits that are constants (also through a module below) are left out of the XOR tree, and the
-rest is wired as before. Prints one line; exits 1 on a failed check."""
+rest is wired as before; with --inputs ring the XOR tree's registers drive the inputs. Prints one line; exits 1 on a failed check."""
 import io
 import json
 import os
 import sys
 import tempfile
-from contextlib import redirect_stdout
+from contextlib import redirect_stderr, redirect_stdout
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import wrap  # noqa: E402
@@ -68,12 +68,30 @@ def main():
     check(".r(dut_out[1 +: 1])" in v, "r into the tree after o's live bit")
     check("(1 more the DUT does not read tied to 0)" in v and "(2 more the DUT ties to a constant left open)" in v,
           "header counts")
+    # --inputs ring: no shift register; the tree's leaves are {si, o[0], r} (3 -> 1 node), and the
+    # three input bits read are all driven by that one register
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "netlist.json")
+        with open(path, "w") as f:
+            json.dump(NETLIST, f)
+        out = io.StringIO()
+        with redirect_stdout(out):
+            rc = wrap.main(["wrap.py", "--inputs", "ring", path, "dut"])
+    r = out.getvalue()
+    check(rc == 0, "wrap.py --inputs ring exit %d" % rc)
+    check("reg [2:0] sr_q;" not in r and "wire [2:0] sr_q;" in r, "ring: no shift register")
+    check(all("assign sr_q[%d] = x0_q[0];" % k in r for k in range(3)), "ring: inputs from the tree's register")
+    check("wire [2:0] leaves = {si, dut_out};" in r and "x0_q[0] <= ^leaves[2:0];" in r, "ring: si a leaf of the tree")
+    check("assign so = x0_q[0];" in r, "ring: so from the root")
+    with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
+        bad = wrap.main(["wrap.py", "--inputs", "loop", path, "dut"])
+    check(bad == 2, "--inputs loop refused (exit %d)" % bad)
     if fails:
         for f in fails:
             print("test_wrap: FAILED: " + f)
         print(v)
         return 1
-    print("test_wrap: wrap.py ties 1 unread input bit to 0 and leaves 2 constant output bits open: 9 checks passed")
+    print("test_wrap: wrap.py ties 1 unread input bit to 0 and leaves 2 constant output bits open; --inputs ring: 15 checks passed")
     return 0
 
 
