@@ -369,9 +369,9 @@ module lcan_alloc #(
             // output 0 is never matched against the count without itself
             wire unused_ok = &{1'b0, mx[0 +: P], b0};
             end else if (VIRT && K == 2 && P > PICK_P && P <= FLAT_P) begin : g_flat2
-            // two uppers scanned in sigma order (up_perm[0]: sigma[0] = 0, upper 0 first), the
-            // broadcasts' output physical upper 0: spec 6's loop written out per value of r_in
-            // (requesters in constant order) in physical outputs
+            // two uppers in sigma order (up_perm[0]: upper 0 first), broadcasts on physical upper 0:
+            // spec 6's loop per r_in in physical outputs, one branch per value of up_perm[0] (one
+            // branch for both: 217-224 against 210 LUT, 98-107 MHz, docs/synthesis.md 25)
             reg [P-1:0] s0, s1;
             reg         t0, t1;
             integer     rr, j;
