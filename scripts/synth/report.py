@@ -111,7 +111,8 @@ def limit_note(r, fam):
     names = [c["start"]] + c.get("via", []) + [c["end"]]
     seen = []
     if not c["start"].startswith("u_dut"):
-        seen.append("a DUT input (wrapper shift register)")
+        seen.append("a DUT input (wrapper %s)" % ("XOR-tree register" if re.match(r"x\d+_q", c["start"])
+                                                  else "shift register"))
     for n in names:
         for pat, what in STAGES:
             if re.search(pat, n) and what not in seen:
