@@ -36,6 +36,18 @@ NETLIST = {"modules": {
 }}
 
 
+def run_wrap(options):
+    """wrap.py OPTIONS NETLIST dut on NETLIST written to a temporary file: (exit status, stdout)."""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "netlist.json")
+        with open(path, "w") as f:
+            json.dump(NETLIST, f)
+        out = io.StringIO()
+        with redirect_stdout(out), redirect_stderr(io.StringIO()):
+            rc = wrap.main(["wrap.py"] + options + [path, "dut"])
+    return rc, out.getvalue()
+
+
 def main():
     fails = []
 
@@ -49,14 +61,7 @@ def main():
     const = wrap.constant_outputs(mods, "dut", {})
     check(const == {"o": {1, 2}, "r": set()}, "constant outputs: %r" % const)
 
-    with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, "netlist.json")
-        with open(path, "w") as f:
-            json.dump(NETLIST, f)
-        out = io.StringIO()
-        with redirect_stdout(out):
-            rc = wrap.main(["wrap.py", path, "dut"])
-    v = out.getvalue()
+    rc, v = run_wrap([])
     check(rc == 0, "wrap.py exit %d" % rc)
     # 3 bits read -> a 3-bit shift register; p's unread bit 1 is 0; q after p's two bits
     check("reg [2:0] sr_q;" in v, "shift register of the 3 bits read")
@@ -70,21 +75,13 @@ def main():
           "header counts")
     # --inputs ring: no shift register; the tree's leaves are {si, o[0], r} (3 -> 1 node), and the
     # three input bits read are all driven by that one register
-    with tempfile.TemporaryDirectory() as d:
-        path = os.path.join(d, "netlist.json")
-        with open(path, "w") as f:
-            json.dump(NETLIST, f)
-        out = io.StringIO()
-        with redirect_stdout(out):
-            rc = wrap.main(["wrap.py", "--inputs", "ring", path, "dut"])
-    r = out.getvalue()
+    rc, r = run_wrap(["--inputs", "ring"])
     check(rc == 0, "wrap.py --inputs ring exit %d" % rc)
     check("reg [2:0] sr_q;" not in r and "wire [2:0] sr_q;" in r, "ring: no shift register")
     check(all("assign sr_q[%d] = x0_q[0];" % k in r for k in range(3)), "ring: inputs from the tree's register")
     check("wire [2:0] leaves = {si, dut_out};" in r and "x0_q[0] <= ^leaves[2:0];" in r, "ring: si a leaf of the tree")
     check("assign so = x0_q[0];" in r, "ring: so from the root")
-    with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
-        bad = wrap.main(["wrap.py", "--inputs", "loop", path, "dut"])
+    bad, _ = run_wrap(["--inputs", "loop"])
     check(bad == 2, "--inputs loop refused (exit %d)" % bad)
     if fails:
         for f in fails:
