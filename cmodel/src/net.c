@@ -262,6 +262,21 @@ static int up_table(lcan_net *n, int l)
     return 0;
 }
 
+/* The link record of a sender (a switch output or a network port) whose output feeds the switch
+ * input gp (a global port): its flit register, its bit in that switch's arrival masks, the switch's
+ * wake, and a credit spent per send. */
+static void link_to_input(lcan_net *n, lcan_fast_link *to, uint32_t gp)
+{
+    uint32_t sw = n->port_sw[gp];
+    to->arr = n->swd[sw].arr;
+    to->rx = gp;
+    to->lbit = (uint64_t)1 << n->port_loc[gp];
+    to->abit = (uint64_t)1 << (sw & 63u);
+    to->aw = (uint16_t)(sw >> 6);
+    to->leaf = 0;
+    to->cred = 1;
+}
+
 /* Fast mode (net_internal.h): the per-switch and per-port tables and the event state. The
  * event-driven tick knows no flood queues (spec 8.7): with FLOOD_Q > 0 the network runs the
  * full-scan tick (sw.c), which visits every switch on every tick, as a queue may send on a tick
@@ -372,30 +387,23 @@ static int fast_alloc(lcan_net *n)
         n->port_loc[np + q] = 0;
     }
     for (x = 0; x < np; x++) {
-        uint32_t pr = g->peer[x], leaf = (pr & LCAN_PEER_LEAF) != 0;
-        n->in_src[x] = leaf ? (uint32_t)np + (pr & ~LCAN_PEER_LEAF) : pr;
-        uint32_t sw = leaf ? g->n_sw : n->port_sw[pr];
-        uint32_t q = pr & ~LCAN_PEER_LEAF;
-        n->out_to[x].arr = leaf ? n->ejb + 2u * (q >> 6) : n->swd[sw].arr;
-        n->out_to[x].rx = n->in_src[x]; /* the link's far end: x's peer as a receiver, as a sender */
-        n->out_to[x].lbit = (uint64_t)1 << (leaf ? q & 63u : n->port_loc[pr]);
-        n->out_to[x].abit = leaf ? 0 : (uint64_t)1 << (sw & 63u);
-        n->out_to[x].aw = (uint16_t)(leaf ? 0 : sw >> 6);
-        n->out_to[x].leaf = (uint8_t)leaf;
-        n->out_to[x].cred = (uint8_t)!leaf;
+        uint32_t pr = g->peer[x], leaf = (pr & LCAN_PEER_LEAF) != 0, pq = pr & ~LCAN_PEER_LEAF;
+        n->in_src[x] = leaf ? (uint32_t)np + pq : pr;
+        if (leaf) { /* towards leaf port pq: its bit in the ejection masks, no wake, no credits */
+            lcan_fast_link *to = &n->out_to[x];
+            to->arr = n->ejb + 2u * (pq >> 6);
+            to->rx = n->in_src[x]; /* the link's far end: x's peer as a receiver, as a sender */
+            to->lbit = (uint64_t)1 << (pq & 63u);
+            to->abit = 0;
+            to->aw = 0;
+            to->leaf = 1;
+            to->cred = 0;
+        } else
+            link_to_input(n, &n->out_to[x], pr);
         n->swd[n->port_sw[x]].leafm |= (uint64_t)leaf << n->port_loc[x];
     }
-    for (q = 0; q < g->NP; q++) { /* network port q feeds the level-1 input leaf_gp[q] */
-        uint32_t gp = g->leaf_gp[q], sw = n->port_sw[gp];
-        lcan_fast_link *to = &n->out_to[np + q];
-        to->arr = n->swd[sw].arr;
-        to->rx = gp;
-        to->lbit = (uint64_t)1 << n->port_loc[gp];
-        to->abit = (uint64_t)1 << (sw & 63u);
-        to->aw = (uint16_t)(sw >> 6);
-        to->leaf = 0;
-        to->cred = 1;
-    }
+    for (q = 0; q < g->NP; q++) /* network port q feeds the level-1 input leaf_gp[q] */
+        link_to_input(n, &n->out_to[np + q], g->leaf_gp[q]);
     return 0;
 }
 
