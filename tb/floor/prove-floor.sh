@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # prove-floor.sh: prove tb/floor/lcan_switch22_uni.v (or GATE=file) equal, cycle for cycle, to
 # rtl/lcan_switch.v elaborated with the same parameters, with yosys's SAT solver.
-#   tb/floor/prove-floor.sh [pinned|free]   (default pinned)
+#   tb/floor/prove-floor.sh [pinned|free|ckt-pinned|ckt-free|bcast-pinned|bcast-free]   (default pinned)
 #   pinned: the parameters of scripts/synth/configs.tsv's sw-2-2-w8-packet-noobs-d1-pinned-uni-held;
 #   free:   the same with PIN_STRAPS = 0 and PIN_SEED = 0 (label, salt and seed are inputs: the reset
 #           tick loads any LFSR state, the label bit may change on any tick).
+#   ckt-*:  tb/floor/lcan_switch22_ckt.v, sw-2-2-w8-circuit-noobs-pinned's parameters (free: as above);
+#   bcast-*: tb/floor/lcan_switch22_bcast.v, sw-2-2-w8-packet-noobs-d1-pinned-held's (broadcasts,
+#           held links; free: as above), miter tb/floor/floor_miter_bcast.v (served sets related too).
 # METHOD=induct (default): tb/floor/floor_miter.v, the two designs side by side with their state
 #   registers exposed; asserts: every output equal, and the invariant (LFSR states, credits and FIFO
 #   counts equal; lcan_switch reads its offsets and sigma from the LFSR state, PLAIN_OFS).
@@ -24,18 +27,22 @@ MAXSTEPS=${MAXSTEPS:-4}
 mode=${1:-pinned}
 case "$mode" in
   ckt-*) GATE=${GATE:-tb/floor/lcan_switch22_ckt.v}; gtop=lcan_switch22_ckt ;;
+  bcast-*) GATE=${GATE:-tb/floor/lcan_switch22_bcast.v}; gtop=lcan_switch22_bcast ;;
   *)     GATE=${GATE:-tb/floor/lcan_switch22_uni.v}; gtop=lcan_switch22_uni ;;
 esac
 LOG=${LOG:-build/prove-floor/$mode-$METHOD.log}
 mkdir -p "$(dirname "$LOG")"
 base="LEVEL 2 M_L 2 P_DN 1 W_UP 2 P_UP 1 ADDR_W 3 DIG_OFF 1 DIG_W 1 PAYLOAD_W 8 DEPTH 1 MODE 1 OBSERVE 0 UNICAST_ONLY 1 LINK_HOLD 1"
+bbase="LEVEL 2 M_L 2 P_DN 1 W_UP 2 P_UP 1 ADDR_W 3 DIG_OFF 1 DIG_W 1 PAYLOAD_W 8 DEPTH 1 MODE 1 OBSERVE 0 LINK_HOLD 1"
 cbase="LEVEL 2 M_L 2 P_DN 1 W_UP 2 P_UP 1 ADDR_W 3 DIG_OFF 1 DIG_W 1 PAYLOAD_W 8 DEPTH 4 MODE 0 OBSERVE 0"
 case "$mode" in
   pinned) prm="$base PIN_STRAPS 1 LABEL_V 4 SALT_V 2792937945 PIN_SEED 1 SEED_V 305419896" ;;
   free)   prm="$base PIN_STRAPS 0 PIN_SEED 0" ;;
   ckt-pinned) prm="$cbase PIN_STRAPS 1 LABEL_V 4 SALT_V 2792937945 PIN_SEED 1 SEED_V 305419896" ;;
   ckt-free)   prm="$cbase PIN_STRAPS 0 PIN_SEED 0" ;;
-  *) echo "prove-floor: mode pinned, free, ckt-pinned or ckt-free"; exit 2 ;;
+  bcast-pinned) prm="$bbase PIN_STRAPS 1 LABEL_V 4 SALT_V 2792937945 PIN_SEED 1 SEED_V 305419896" ;;
+  bcast-free)   prm="$bbase PIN_STRAPS 0 PIN_SEED 0" ;;
+  *) echo "prove-floor: mode pinned, free, ckt-pinned, ckt-free, bcast-pinned or bcast-free"; exit 2 ;;
 esac
 chp=""
 set -- $prm
@@ -58,6 +65,23 @@ case "$METHOD" in
       design -copy-from gold -as gold gold; design -copy-from gate -as gate gate;
       read_verilog -formal tb/floor/floor_miter_ckt.v; hierarchy -top floor_miter_ckt; proc; flatten; opt_clean;
       sat -tempinduct -prove-asserts -set-at 1 rst 1 -seq 1 -maxsteps $MAXSTEPS -show-ports floor_miter_ckt"
+    what="equal on every tick after reset (k-induction: base case from reset, step from any state meeting the invariant)"
+    ;; bcast-*)
+    pg=g_packet.u_packet
+    script="$gold cd lcan_switch;
+      rename u_lfsr.s_q x_s;
+      rename $pg.g_out[0].g_credit.cr_q x_cr0; rename $pg.g_out[1].g_credit.cr_q x_cr1;
+      rename $pg.g_out[2].g_credit.cr_q x_cr2; rename $pg.g_out[3].g_credit.cr_q x_cr3;
+      rename $pg.g_in[0].u_fifo.cnt_q x_cnt0; rename $pg.g_in[1].u_fifo.cnt_q x_cnt1;
+      rename $pg.g_in[2].u_fifo.cnt_q x_cnt2; rename $pg.g_in[3].u_fifo.cnt_q x_cnt3;
+      rename $pg.g_in[0].served_q x_sv0; rename $pg.g_in[1].served_q x_sv1;
+      rename $pg.g_in[2].served_q x_sv2; rename $pg.g_in[3].served_q x_sv3;
+      expose w:x_*; cd ..; rename lcan_switch gold; design -stash gold;
+      $gate cd $gtop; rename u_lfsr.s_q x_s; rename cr_q x_cr; rename cnt_q x_cnt; rename sv_q x_sv;
+      expose w:x_*; cd ..; rename $gtop gate; design -stash gate;
+      design -copy-from gold -as gold gold; design -copy-from gate -as gate gate;
+      read_verilog -formal tb/floor/floor_miter_bcast.v; hierarchy -top floor_miter_bcast; proc; flatten; opt_clean;
+      sat -tempinduct -prove-asserts -set-at 1 rst 1 -seq 1 -maxsteps $MAXSTEPS -show-ports floor_miter_bcast"
     what="equal on every tick after reset (k-induction: base case from reset, step from any state meeting the invariant)"
     ;; *)
     pg=g_packet.u_packet
