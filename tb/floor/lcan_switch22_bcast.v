@@ -227,12 +227,11 @@ module lcan_switch22_bcast #(
     wire [3:0] consume_r = cons | {4{rst}};
 
     // ---------------------------------------------------------------- crossbar
-    wire [FW-1:0] m0a = w0[0] ? in1 : in0;
-    wire [FW-1:0] m0b = w0[0] ? in3 : in2;
-    wire [FW-1:0] x0 = w0[1] ? m0b : m0a;
-    wire [FW-1:0] m1a = w1[0] ? in1 : in0;
-    wire [FW-1:0] m1b = w1[0] ? in3 : in2;
-    wire [FW-1:0] x1 = w1[1] ? m1b : m1a;
+    // the downer outputs' 4:1 columns as their own units (lcan_xbar_col, keep_hierarchy): flattened
+    // into the switch ABC maps them with 3 LUTs per bit here (see tb/floor/README.md)
+    wire [FW-1:0] x0, x1;
+    lcan_xbar_col #(.K(4), .SW(2), .W(FW)) u_col0 (.sel(w0), .flit_in(rx_flit), .flit(x0));
+    lcan_xbar_col #(.K(4), .SW(2), .W(FW)) u_col1 (.sel(w1), .flit_in(rx_flit), .flit(x1));
     wire [FW-1:0] x2 = src2 ? in1 : in0;
     wire [FW-1:0] x3 = src3 ? in1 : in0;
     wire [P*FW-1:0] xbar = {x3, x2, x1, x0};
