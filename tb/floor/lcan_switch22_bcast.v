@@ -242,12 +242,10 @@ module lcan_switch22_bcast #(
             ret_q <= 4'd0;
             cr_q <= 4'hf;
             tx_valid_q <= 4'd0;
-            sv_q <= 8'd0;
         end else begin
             ret_q <= consume_r;
             cr_q <= cr_q ^ en ^ tx_ret;
             tx_valid_q <= en;
-            sv_q <= cov & ~{{2{cons[3]}}, {2{cons[2]}}, {2{cons[1]}}, {2{cons[0]}}};
         end
     end
 
@@ -259,6 +257,12 @@ module lcan_switch22_bcast #(
                     cnt_q[o] <= 1'b0;
                 else
                     cnt_q[o] <= v[o];
+            // the served set: cleared by consume | rst (a synchronous reset), else with the grants
+            always @(posedge clk)
+                if (consume_r[o])
+                    sv_q[2*o +: 2] <= 2'b00;
+                else
+                    sv_q[2*o +: 2] <= cov[2*o +: 2];
         end
     endgenerate
 
