@@ -206,8 +206,8 @@ module lcan_switch22_bcast #(
 
     // ---------------------------------------------------------------- grants and consume
     // gx[i]: output x granted to input i
-    wire [3:0] g0 = {4{wr0}} & (4'b0001 << w0);
-    wire [3:0] g1 = {4{wr1}} & (4'b0001 << w1);
+    wire [3:0] g0 = {4{cr_q[0]}} & q0 & (4'b0001 << w0);
+    wire [3:0] g1 = {4{cr_q[1]}} & q1 & (4'b0001 << w1);
     // grants of the uppers to the downer inputs: [0] to input 0, [1] to input 1
     wire [1:0] gu2 = f ? {gF2, gS2} : {gS2, gF2};
     wire [1:0] gu3 = f ? {gF3, gS3} : {gS3, gF3};
