@@ -46,14 +46,16 @@ bench-tb: tb-libs
 
 TESTS += test-tb
 
-# tb/floor: the hand-written (2,2) switch of the floor measurement (docs/synthesis.md 21) is lint-clean
-# and still proven equal to rtl/lcan_switch for its configuration; the proof rejects a mutant
+# tb/floor: the hand-written (2,2) switches of the floor measurement (docs/synthesis.md 21, 26) are lint-clean
+# and still proven equal to rtl/lcan_switch for their configurations; the proof rejects a mutant of each
 .PHONY: test-floor
 test-floor:
 	@verilator --lint-only -Wall -Irtl rtl/lcan_lfsr.v rtl/lcan_seed_mix.v tb/floor/lcan_switch22_uni.v \
 	  --top-module lcan_switch22_uni && echo "test-floor: lint clean (verilator -Wall)"
 	@verilator --lint-only -Wall -Irtl rtl/lcan_lfsr.v rtl/lcan_seed_mix.v tb/floor/lcan_switch22_ckt.v \
 	  --top-module lcan_switch22_ckt && echo "test-floor: lcan_switch22_ckt lint clean (verilator -Wall)"
+	@verilator --lint-only -Wall -Irtl rtl/lcan_lfsr.v rtl/lcan_xbar_col.v tb/floor/lcan_switch22_bcast.v \
+	  --top-module lcan_switch22_bcast && echo "test-floor: lcan_switch22_bcast lint clean (verilator -Wall)"
 	@bash tb/floor/test-floor.sh
 
 TESTS += test-floor

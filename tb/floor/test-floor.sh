@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# test-floor.sh (make test-floor): tb/floor/lcan_switch22_uni.v and lcan_switch22_ckt.v are still
-# equal to rtl/lcan_switch for their configurations (k-induction, pinned straps and seed, and with
-# them as inputs), and the proof rejects a wrong switch: a mutant that scans the rotated order
-# downwards (r, r-1, ..) for the downer outputs, and a circuit mutant that puts input 1 first for
-# r = 3 as well as r = 1, must fail it. Exit 1 on any other outcome.
+# test-floor.sh (make test-floor): tb/floor/lcan_switch22_uni.v, lcan_switch22_ckt.v and
+# lcan_switch22_bcast.v are still equal to rtl/lcan_switch for their configurations (k-induction,
+# pinned straps and seed, and with them as inputs), and the proof rejects a wrong switch: a mutant
+# that scans the rotated order downwards (r, r-1, ..) for the downer outputs, a circuit mutant that
+# puts input 1 first for r = 3 as well as r = 1, and a broadcast mutant that does not record upper 2
+# in input 1's served set (a flooding broadcast from child 1 that gets upper 2 is then not consumed
+# and asks for upper 2 again) must fail it. Exit 1 on any other outcome.
 set -u
 cd "$(dirname "$0")/../.."
 rc=0
-for mode in pinned free ckt-pinned ckt-free; do
+for mode in pinned free ckt-pinned ckt-free bcast-pinned bcast-free; do
   tb/floor/prove-floor.sh "$mode" || rc=1
 done
 mut=$(mktemp /tmp/floor-mutant.XXXXXX.v)
@@ -30,6 +32,15 @@ elif GATE="$mut" LOG=build/prove-floor/mutant-ckt.log tb/floor/prove-floor.sh ck
   echo "test-floor: FAIL: the proof accepted a circuit mutant (input 1 first for r = 3)"; rc=1
 else
   echo "test-floor: the proof rejects a circuit mutant (input 1 first for r = 3)"
+fi
+# the broadcast floor: upper 2's grant to input 1 not recorded in its served set
+sed 's/gu2\[1\], g0\[1\], gu2\[0\], g1\[0\]};/1'"'"'b0, g0[1], gu2[0], g1[0]};/' tb/floor/lcan_switch22_bcast.v > "$mut"
+if cmp -s "$mut" tb/floor/lcan_switch22_bcast.v; then
+  echo "test-floor: the broadcast mutant was not made (cov changed?)"; rc=1
+elif GATE="$mut" LOG=build/prove-floor/mutant-bcast.log tb/floor/prove-floor.sh bcast-free > /dev/null; then
+  echo "test-floor: FAIL: the proof accepted a broadcast mutant (upper 2 not recorded as served)"; rc=1
+else
+  echo "test-floor: the proof rejects a broadcast mutant (upper 2 not recorded as served)"
 fi
 [ $rc -eq 0 ] && echo "test-floor: passed" || echo "test-floor: FAILED"
 exit $rc
