@@ -16,9 +16,10 @@
 //               bc = flit[11] (broadcast), hd = flit[12] (flooding, on a broadcast), dest = flit[10:8];
 //   requests    unicast: a downer input (0, 1) goes UP iff dest[2] != label[2], else DOWN(dest[1]);
 //               an upper input (2, 3) goes DOWN(dest[1]) (ONE requests; a digit is never impossible);
-//               broadcast on a downer i: upper 2 (upper 0 of the spec) unless served (the tree's
-//               climb, ONE; generator: also masked by served, see tb/floor/README.md) and, when
-//               flooding, also the other child 1 - i unless served (an ALL request);
+//               broadcast on a downer i: upper 2 (upper 0 of the spec) unless upper 2 is in its
+//               served set - the tree's climb (a ONE request; spec 8.3 does not read served
+//               there, lcan_switch does, and this file follows lcan_switch: tb/floor/README.md)
+//               and, when flooding, also the other child 1 - i unless served (an ALL request);
 //               broadcast on an upper (tree or flooding): ALL of children 0 and 1 not yet served;
 //   allocator   r = s[1:0] (r_in; P = 4), sigma = [s[8], 1 - s[8]]: output x (x = 0, 1) goes to the
 //               first requester of x in the order r, r+1, .. (mod 4) when cr[x] = 1 (an ALL request
@@ -29,7 +30,8 @@
 //   consume     a unicast or a climbing tree broadcast: granted; an ALL request: served | grants
 //               covers its set ({1 - i, 2} flooding from downer i, {0, 1} from an upper);
 //   state       served[i] := (served[i] | grants of i) & ~consume[i] (two bits per input: the
-//               outputs its set can hold); cr[o] is one bit (DEPTH 1): cr ^= wr ^ tx_ret;
+//               outputs its set can hold; cleared by consume | rst, the flip-flops' synchronous
+//               reset, as the FIFO count); cr[o] is one bit (DEPTH 1): cr ^= wr ^ tx_ret;
 //               cnt[i] := valid & ~consume; rx_ret := consume; tx_valid := wr; tx_flit[o] := the
 //               winner's flit when written, else kept (held); the LFSR steps iff any candidate is
 //               valid; reset: cr 1, the rest 0, LFSR init.
