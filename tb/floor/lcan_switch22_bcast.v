@@ -162,23 +162,12 @@ module lcan_switch22_bcast #(
     // ---------------------------------------------------------------- downer outputs
     // rotated priority pick: the first requester at or after r (mod 4), w its index; one priority
     // chain per rotation, selected by r (lcan_switch22_uni's form)
-    function [1:0] pick;
-        input [3:0] q;
-        input [1:0] rr;
-        begin
-            case (rr)
-                2'd0: pick = q[0] ? 2'd0 : q[1] ? 2'd1 : q[2] ? 2'd2 : 2'd3;
-                2'd1: pick = q[1] ? 2'd1 : q[2] ? 2'd2 : q[3] ? 2'd3 : 2'd0;
-                2'd2: pick = q[2] ? 2'd2 : q[3] ? 2'd3 : q[0] ? 2'd0 : 2'd1;
-                default: pick = q[3] ? 2'd3 : q[0] ? 2'd0 : q[1] ? 2'd1 : 2'd2;
-            endcase
-        end
-    endfunction
 
-    wire [1:0] w0 = pick(q0, r);
-    wire [1:0] w1 = pick(q1, r);
-    wire       wr0 = cr_q[0] & (|q0);
-    wire       wr1 = cr_q[1] & (|q1);
+    wire [1:0] w0, w1;
+    wire [3:0] g0, g1;
+    wire       wr0, wr1;
+    lcan_switch22_bcast_pick #(.N(4)) u_pick0 (.req(q0), .rot(r), .cr(cr_q[0]), .w(w0), .g(g0), .wr(wr0));
+    lcan_switch22_bcast_pick #(.N(4)) u_pick1 (.req(q1), .rot(r), .cr(cr_q[1]), .w(w1), .g(g1), .wr(wr1));
 
     // ---------------------------------------------------------------- upper outputs
     // f: input 1 precedes input 0 in the rotated order (r = 1); F the first downer input, S the other
@@ -208,8 +197,6 @@ module lcan_switch22_bcast #(
 
     // ---------------------------------------------------------------- grants and consume
     // gx[i]: output x granted to input i
-    wire [3:0] g0 = {4{cr_q[0]}} & q0 & (4'b0001 << w0);
-    wire [3:0] g1 = {4{cr_q[1]}} & q1 & (4'b0001 << w1);
     // grants of the uppers to the downer inputs: [0] to input 0, [1] to input 1
     wire [1:0] gu2 = f ? {gF2, gS2} : {gS2, gF2};
     wire [1:0] gu3 = f ? {gF3, gS3} : {gS3, gF3};
@@ -289,5 +276,43 @@ module lcan_switch22_bcast #(
     wire unused_ok = &{1'b0, clear, label, salt, seed, port_off, row_base, cfg_we, cfg_addr, cfg_row,
                        s, unused_lfsr_a, unused_lfsr_b, unused_lfsr_c, unused_lfsr_d, row_s};
 endmodule
+
+
+/* verilator lint_off DECLFILENAME */
+(* keep_hierarchy *)
+module lcan_switch22_bcast_pick #(
+    // requesters (4 only; a parameter so that yosys names the instances' module $paramod..., as it
+    // does lcan_xbar_col's: scripts/synth/collect.py counts a submodule's cells under that name)
+    parameter N = 4
+) (
+    input  wire [3:0] req,
+    input  wire [1:0] rot,
+    input  wire       cr,
+    output wire [1:0] w,
+    output wire [3:0] g,
+    output wire       wr
+);
+    generate
+        if (N != 4) begin : g_bad_n
+            lcan_switch22_bcast_pick_supports_four_requesters_only u_bad ();
+        end
+    endgenerate
+    function [1:0] pick;
+        input [3:0] q;
+        input [1:0] rr;
+        begin
+            case (rr)
+                2'd0: pick = q[0] ? 2'd0 : q[1] ? 2'd1 : q[2] ? 2'd2 : 2'd3;
+                2'd1: pick = q[1] ? 2'd1 : q[2] ? 2'd2 : q[3] ? 2'd3 : 2'd0;
+                2'd2: pick = q[2] ? 2'd2 : q[3] ? 2'd3 : q[0] ? 2'd0 : 2'd1;
+                default: pick = q[3] ? 2'd3 : q[0] ? 2'd0 : q[1] ? 2'd1 : 2'd2;
+            endcase
+        end
+    endfunction
+    assign w = pick(req, rot);
+    assign g = {4{cr}} & req & (4'b0001 << w);
+    assign wr = cr & (|req);
+endmodule
+/* verilator lint_on DECLFILENAME */
 
 `resetall
