@@ -311,7 +311,7 @@ module lcan_switch22_bcast_pick #(
     endfunction
     assign w = pick(req, rot);
     assign g = {4{cr}} & req & (4'b0001 << w);
-    assign wr = cr & (|req);
+    assign wr = |g;
 endmodule
 /* verilator lint_on DECLFILENAME */
 
