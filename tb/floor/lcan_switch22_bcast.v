@@ -187,8 +187,8 @@ module lcan_switch22_bcast #(
     wire wr2 = gF2 | gS2;
     wire wr3 = gF3 | gS3;
     // the downer input an upper goes to (a don't-care when not written)
-    wire src2 = gF2 ? f : ~f;
-    wire src3 = gF3 ? f : ~f;
+    wire src2 = f ? gF2 : gS2;
+    wire src3 = f ? gF3 : gS3;
 
     wire [3:0] wr = {wr3, wr2, wr1, wr0};
     // en: written or reset - the flit registers' enable (their reset acts only when enabled) and,
