@@ -160,9 +160,9 @@ module lcan_switch22_bcast #(
     assign step = |v;
 
     // ---------------------------------------------------------------- downer outputs
-    // rotated priority pick: the first requester at or after r (mod 4), w its index; one priority
-    // chain per rotation, selected by r (lcan_switch22_uni's form)
-
+    // per output x a pick unit (lcan_switch22_bcast_pick below, kept as its own unit: measured 176
+    // against 181 LUT flattened, tb/floor/README.md): w, the first requester at or after r (mod 4),
+    // the grants gx[i] = cr[x] & qx[i] & (w == i), written = any grant
     wire [1:0] w0, w1;
     wire [3:0] g0, g1;
     wire       wr0, wr1;
@@ -186,7 +186,7 @@ module lcan_switch22_bcast #(
     wire gS3 = c3 & aS & (s8 | ~c2);
     wire wr2 = gF2 | gS2;
     wire wr3 = gF3 | gS3;
-    // the downer input an upper goes to (a don't-care when not written)
+    // the downer input an upper goes to (a don't-care when not written): input 1's grant
     wire src2 = f ? gF2 : gS2;
     wire src3 = f ? gF3 : gS3;
 
@@ -196,7 +196,6 @@ module lcan_switch22_bcast #(
     wire [3:0] en = wr | {4{rst}};
 
     // ---------------------------------------------------------------- grants and consume
-    // gx[i]: output x granted to input i
     // grants of the uppers to the downer inputs: [0] to input 0, [1] to input 1
     wire [1:0] gu2 = f ? {gF2, gS2} : {gS2, gF2};
     wire [1:0] gu3 = f ? {gF3, gS3} : {gS3, gF3};
@@ -279,6 +278,10 @@ endmodule
 
 
 /* verilator lint_off DECLFILENAME */
+// lcan_switch22_bcast_pick: one downer output's rotated pick (one priority chain per rotation,
+// selected by r: lcan_switch22_uni's form), its grants and its written bit, as a unit of its own
+// (keep_hierarchy: ABC maps it alone, and the switch reads w, g, wr as nets). In this file because
+// run-one.sh reads tb/floor/TOP.v only.
 (* keep_hierarchy *)
 module lcan_switch22_bcast_pick #(
     // requesters (4 only; a parameter so that yosys names the instances' module $paramod..., as it
