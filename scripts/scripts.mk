@@ -6,7 +6,7 @@
 #                     redone only when rtl/, the file list, configs.tsv or a synthesis script changed.
 #   make synth-quick  one small switch, (2,2) packet mode, through yosys synth_ice40; fails when
 #                     yosys fails (for CI), with its LUTs by function; and the tests of the wrapper generator
-#                     and of the attribution (test_wrap.py, test_attribute.py).
+#                     and of the attribution and the cell counts (test_wrap.py, test_attribute.py, test_collect.py).
 #
 # Results: build/synth/NAME/result.json (plus the tools' logs beside it).
 
@@ -55,6 +55,7 @@ synth-quick:
 	@bash scripts/synth/quick.sh
 	@$(PYTHON) scripts/synth/test_wrap.py
 	@$(PYTHON) scripts/synth/test_attribute.py
+	@$(PYTHON) scripts/synth/test_collect.py
 
 # Mutation run (scripts/mutants.py, docs/verification.md 2): the hand-written and the generated
 # mutants of rtl/, each against an Icarus lockstep suite and the cell tests, then (survivors only) the

@@ -46,6 +46,19 @@ def load_stat(path):
         return {"modules": mods}
 
 
+def submodule(mods, t):
+    """The key of mods that cell type t instantiates, or None for a primitive. A module instantiated
+    with parameters is "$paramod..." both as a cell type and as a key; one without is "\\name" as a
+    cell type and may be "name" as a key (yosys 0.23's stat -json), so both spellings are tried."""
+    if t in mods:
+        return t
+    if t.startswith("\\") and t[1:] in mods:
+        return t[1:]
+    if "\\" + t in mods:
+        return "\\" + t
+    return None
+
+
 def expand(mods, name, memo=None):
     """Cell types of module `name` with every submodule instance replaced by its own cells."""
     memo = {} if memo is None else memo
@@ -53,8 +66,9 @@ def expand(mods, name, memo=None):
         return memo[name]
     out = {}
     for t, n in mods[name]["num_cells_by_type"].items():
-        if t in mods:
-            for t2, n2 in expand(mods, t, memo).items():
+        sub = submodule(mods, t)
+        if sub is not None:
+            for t2, n2 in expand(mods, sub, memo).items():
                 out[t2] = out.get(t2, 0) + n * n2
         else:
             out[t] = out.get(t, 0) + n
@@ -152,7 +166,7 @@ def stat_split(stat, top):
     hierarchy expanded (a network keeps one module per switch), less the wrapper's own cells."""
     mods = stat["modules"]
     w = find_module(mods, "synth_wrap")
-    wrap = {t: n for t, n in mods[w]["num_cells_by_type"].items() if t not in mods}
+    wrap = {t: n for t, n in mods[w]["num_cells_by_type"].items() if submodule(mods, t) is None}
     total = expand(mods, w)
     dut = {t: n - wrap.get(t, 0) for t, n in total.items()}
     return {t: n for t, n in dut.items() if n}, wrap

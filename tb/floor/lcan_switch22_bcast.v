@@ -284,8 +284,8 @@ endmodule
 // run-one.sh reads tb/floor/TOP.v only.
 (* keep_hierarchy *)
 module lcan_switch22_bcast_pick #(
-    // requesters (4 only; a parameter so that yosys names the instances' module $paramod..., as it
-    // does lcan_xbar_col's: scripts/synth/collect.py counts a submodule's cells under that name)
+    // requesters (4 only; a parameter, as lcan_xbar_col has: collect.py once counted a kept
+    // submodule's cells only under yosys's $paramod... name, fixed at stop 42)
     parameter N = 4
 ) (
     input  wire [3:0] req,
