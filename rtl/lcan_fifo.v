@@ -1,6 +1,6 @@
 // lcan_fifo: a synchronous FIFO of DEPTH entries of WIDTH bits (the packet-mode input buffer of
-// spec 8.1). head is the oldest entry (valid when empty = 0), read straight from a storage
-// register: slot 0 (DEPTH > 1: the entries move one slot towards it on every pop, see g_shift). arrive says din carries a flit this tick: it is written into the slot behind the last
+// spec 8.1). head is the oldest entry (valid when empty = 0), read straight from the storage
+// register. arrive says din carries a flit this tick: it is written into the slot behind the last
 // entry whenever the FIFO is not full, and push (given only with arrive) makes it an entry; pop
 // removes head; push and pop on one tick are allowed. A push into a FIFO that is full before the
 // tick is dropped, also when the head is popped on that tick (spec 8.3 step 5; the credit protocol
@@ -19,6 +19,8 @@ module lcan_fifo #(
     parameter WIDTH = 8,
     // number of entries, >= 1
     parameter DEPTH = 4,
+    // width of the entry pointers (clog2(DEPTH), at least 1)
+    parameter AW = 2,
     // width of the occupancy count (clog2(DEPTH + 1))
     parameter CW = 3,
     // 1: the entry is read from din, which the sender holds (DEPTH = 1; see above)
@@ -37,9 +39,15 @@ module lcan_fifo #(
     output wire             full,
     output wire [CW-1:0]    count
 );
+    localparam LAST_I = DEPTH - 1;
+    localparam [AW-1:0] LAST = LAST_I[AW-1:0];
+    localparam [AW-1:0] PTR_ONE = 1;
     localparam [CW-1:0] CNT_ONE = 1;
     localparam [CW-1:0] CNT_FULL = DEPTH[CW-1:0];
 
+    reg [WIDTH-1:0] mem_q [0:DEPTH-1];
+    reg [AW-1:0]    rd_q, rd_d;
+    reg [AW-1:0]    wr_q, wr_d;
     reg [CW-1:0]    cnt_q, cnt_d;
 
     assign empty = (cnt_q == {CW{1'b0}});
@@ -50,11 +58,28 @@ module lcan_fifo #(
     wire do_push = push & ~full;
 
     always @* begin
+        rd_d  = rd_q;
+        wr_d  = wr_q;
         cnt_d = cnt_q;
+        if (do_pop)
+            rd_d = (rd_q == LAST) ? {AW{1'b0}} : rd_q + PTR_ONE;
+        if (do_push)
+            wr_d = (wr_q == LAST) ? {AW{1'b0}} : wr_q + PTR_ONE;
         if (do_push & ~do_pop)
             cnt_d = cnt_q + CNT_ONE;
         else if (do_pop & ~do_push)
             cnt_d = cnt_q - CNT_ONE;
+    end
+
+    // (reset is applied here, not in the next-state logic above: see lcan_switch's header)
+    always @(posedge clk) begin
+        if (rst) begin
+            rd_q  <= {AW{1'b0}};
+            wr_q  <= {AW{1'b0}};
+        end else begin
+            rd_q  <= rd_d;
+            wr_q  <= wr_d;
+        end
     end
 
     generate
@@ -95,43 +120,17 @@ module lcan_fifo #(
         end
     endgenerate
 
+    always @(posedge clk)
+        if (arrive & ~full & ~rst)
+            mem_q[wr_q] <= din;
+
     generate
         if (HELD != 0) begin : g_held
-            // (no storage: the entry is din)
+            // (the memory is then never read, and synthesis removes it)
             assign head = din;
-        end
-        if (HELD == 0 && DEPTH == 1) begin : g_one
-            // one entry: an arriving flit is written whenever the FIFO is not full
-            reg [WIDTH-1:0] ent_q;
-            always @(posedge clk)
-                if (arrive & ~full & ~rst)
-                    ent_q <= din;
-            assign head = ent_q;
-        end
-        if (HELD == 0 && DEPTH > 1) begin : g_shift
-            // DEPTH > 1: the entries move one slot towards slot 0 on every pop, so the head is always
-            // slot 0, a register: no read multiplexer by a pointer between the storage and the
-            // switch's route and allocator logic (the FIFO head's path to the allocator starts at a
-            // flip-flop). An arriving flit is written, pushed or not, into the slot behind the last
-            // entry after the pop (count - 1 on a pop, else count), unless the FIFO was full before
-            // the tick; a slot at or beyond the count holds no entry and is never read (replacing a
-            // ring with read and write pointers, whose head came through a DEPTH:1 multiplexer on
-            // the read pointer: docs/synthesis.md 27). Each slot's next value is
-            // one LUT after the late pop (its enable: a pop, or the flit's slot; its data: the next
-            // slot on a pop unless the flit lands here, else the flit).
-            reg  [DEPTH*WIDTH-1:0]     ent_q;
-            wire [DEPTH*WIDTH-1:0]     ent_up = {din, ent_q[DEPTH*WIDTH-1:WIDTH]}; // at k: slot k + 1 (din past the last)
-            genvar k;
-            for (k = 0; k < DEPTH; k = k + 1) begin : g_slot
-                localparam integer KI = k;
-                localparam integer KN = k + 1;
-                localparam [CW-1:0] AT = KI[CW-1:0];   // this slot's index as a count
-                localparam [CW-1:0] NEXT = KN[CW-1:0];
-                always @(posedge clk)
-                    if (do_pop || (arrive && !full && cnt_q == AT))
-                        ent_q[k*WIDTH +: WIDTH] <= (do_pop && cnt_q != NEXT) ? ent_up[k*WIDTH +: WIDTH] : din;
-            end
-            assign head = ent_q[WIDTH-1:0];
+            wire unused_held = &{1'b0, rd_q, mem_q[0]};
+        end else begin : g_mem
+            assign head = mem_q[rd_q];
         end
     endgenerate
 endmodule

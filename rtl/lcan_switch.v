@@ -904,6 +904,7 @@ module lcan_switch #(
                 .DEPTH (DEPTH),
                 .LEAF  (LEVEL == 1),
                 .MASK  (C0 | UP0),
+                .AW    ((clog2(DEPTH) < 1) ? 1 : clog2(DEPTH)),
                 .CW    (clog2(DEPTH + 1)),
                 .FLOOD_Q(FQ ? FLOOD_Q : 0),
                 .QAW   ((clog2(FLOOD_Q) < 1) ? 1 : clog2(FLOOD_Q)),

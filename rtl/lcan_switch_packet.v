@@ -33,7 +33,8 @@ module lcan_switch_packet #(
     // link 0 of every child and upper 0: the only outputs a broadcast can be served on (ALL
     // requests: tree broadcasts descending, flooding broadcasts from any input, spec 8.3)
     parameter [P-1:0] MASK = {P{1'b1}},
-    // FIFO count width: clog2(DEPTH + 1) (from lcan_switch)
+    // FIFO pointer and count widths: max(1, clog2(DEPTH)) and clog2(DEPTH + 1) (from lcan_switch)
+    parameter AW = 2,
     parameter CW = 3,
     // flood queue entries (spec 8.7): 0 = no flood queues (fl_* unused, fl_accept/fl_send/fl_busy 0)
     parameter FLOOD_Q = 0,
@@ -92,6 +93,7 @@ module lcan_switch_packet #(
             lcan_fifo #(
                 .WIDTH(FW),
                 .DEPTH(DEPTH),
+                .AW   (AW),
                 .CW   (CW),
                 .HELD (HOLD[g] ? 1 : 0),
                 .LATE_POP(LATE_POP)

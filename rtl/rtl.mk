@@ -99,7 +99,7 @@ RTL_CELL_TESTS := lfsr rr_pick alloc alloc_eq fifo flood_queue offsets sigma see
 # rtl/lcan_alloc_chain.v, is in rtl/lcan_network.f)
 RTL_CELL_EXTRA := tb/cells/lcan_alloc_chain_wrap.v
 
-.PHONY: prove-alloc prove-switch prove-fifo prove-pinned synth-alloc test-alloc-big lint-rtl lint-rtl-verilator lint-rtl-iverilog synth-smoke test-rtl test-rtl-full test-rtl-cells \
+.PHONY: prove-alloc prove-switch prove-pinned synth-alloc test-alloc-big lint-rtl lint-rtl-verilator lint-rtl-iverilog synth-smoke test-rtl test-rtl-full test-rtl-cells \
         test-rtl-smoke test-rtl-verilator
 lint: lint-rtl
 TESTS += test-rtl
@@ -252,12 +252,6 @@ prove-alloc:
 REV ?= HEAD
 prove-switch:
 	@YOSYS=$(YOSYS) BOUND=$(BOUND) ONLY=$(ONLY) PLAIN=$(PLAIN) LOGDIR=$(BUILD)/prove-switch bash scripts/prove-switch.sh $(REV)
-
-# lcan_fifo's entries moving towards slot 0 (DEPTH > 1, stop 42) proven equal to the ring of read and
-# write pointers it replaced (3e1da7d's lcan_fifo), DEPTH 2-5, bounded from reset (yosys sat; about
-# 20 s): scripts/prove-fifo.sh
-prove-fifo:
-	@YOSYS=$(YOSYS) LOGDIR=$(BUILD)/prove-fifo bash scripts/prove-fifo.sh
 
 # lcan_network built for synthesis (PIN_STRAPS = 1, FIXED_SEED = 1, SEED) proven equal (yosys
 # equiv_*, ports and registers) to the simulators' network with its seed input tied to SEED, on 4

@@ -67,8 +67,7 @@ mutants: $(BUILD)/lcan $(BUILD)/tb/lcan_tb.vpi $(BUILD)/tb-switch/libtbsw_vl.a
 
 # The short form, in make test (issue 16): four hand-written mutants that only the switch-level
 # lockstep sees (a header on an input owning a circuit, an invalid digit) or that it must see too
-# (a second header on a set downer, a FIFO whose flit arriving on a pop lands in the wrong slot),
-# each against tb/switch alone after an unmutated
+# (a second header on a set downer, a FIFO pointer), each against tb/switch alone after an unmutated
 # baseline; fails when one survives. Against tb/switch's tiny form (six units: two level-1 switches
 # and the odd pgft's level 2; five Verilator builds of about 30 s instead of about 100 s each).
 .PHONY: test-mutants

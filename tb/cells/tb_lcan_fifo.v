@@ -37,7 +37,7 @@ module tb_lcan_fifo;
     wire       empty3, full3;
     wire [1:0] count3;
 
-    lcan_fifo #(.WIDTH(8), .DEPTH(3), .CW(2)) dut3 (
+    lcan_fifo #(.WIDTH(8), .DEPTH(3), .AW(2), .CW(2)) dut3 (
         .clk(clk), .rst(rst), .arrive(arrive3), .push(push3), .din(din3), .pop(pop3),
         .head(head3), .empty(empty3), .full(full3), .count(count3)
     );
@@ -50,7 +50,7 @@ module tb_lcan_fifo;
     wire       empty1, full1;
     wire [0:0] count1;
 
-    lcan_fifo #(.WIDTH(8), .DEPTH(1), .CW(1)) dut1 (
+    lcan_fifo #(.WIDTH(8), .DEPTH(1), .AW(1), .CW(1)) dut1 (
         .clk(clk), .rst(rst), .arrive(push1), .push(push1), .din(din1), .pop(pop1),
         .head(head1), .empty(empty1), .full(full1), .count(count1)
     );
