@@ -736,11 +736,43 @@ module lcan_switch #(
     localparam XT = 1 << SW;
     reg [FW-1:0] xtree [0:XT-1];
     integer      xb, xk;
+    // Up to 4 ports without held links (PCOL) each column is an lcan_xbar_col unit of its own, as in
+    // circuit mode (lcan_switch_circuit): flattened into the switch, ABC maps a 4:1 column whose
+    // select comes out of the allocator with 3 LUTs per bit; kept, with the 2 of the bound
+    // (docs/synthesis.md 6, 28). An upper output's column has the D downers only (K = D when D is a
+    // power of two: a flit from an upper always goes down, spec 4, so a written upper's winner is a
+    // downer). With held links the flattened form stays: there ABC merges the selects into the
+    // columns, and the kept columns cost more control than they save (docs/synthesis.md 28).
+    localparam PCOL = BIN_XBAR && (P <= 4) && !HOLD_ON;
+    wire [P*FW-1:0] pcol_flit;
+    genvar gpc;
+    generate
+        if (PCOL) begin : g_pcol
+            for (gpc = 0; gpc < P; gpc = gpc + 1) begin : g_col
+                localparam K = (gpc >= D && D > 1 && (D & (D - 1)) == 0) ? D : P;
+                localparam KSW = (K == P) ? SW : clog2(K);
+                lcan_xbar_col #(
+                    .K (K),
+                    .SW(KSW),
+                    .W (FW)
+                ) u_col (
+                    .sel    (out_idx[gpc*SW +: KSW]),
+                    .flit_in(cand_flit[0 +: K*FW]),
+                    .flit   (pcol_flit[gpc*FW +: FW])
+                );
+            end
+        end else begin : g_npcol
+            assign pcol_flit = {(P*FW){1'b0}};
+        end
+    endgenerate
 
     always @* begin
         for (go = 0; go < P; go = go + 1) begin
             xbar_flit[go*FW +: FW] = {FW{1'b0}};
-            if (BIN_XBAR) begin
+            if (PCOL) begin
+                if (HOLD_OUT[go] || wr[go])
+                    xbar_flit[go*FW +: FW] = pcol_flit[go*FW +: FW];
+            end else if (BIN_XBAR) begin
                 for (xk = 0; xk < XT; xk = xk + 1)
                     xtree[xk] = (xk < P) ? cand_flit[xk*FW +: FW] : {FW{1'b0}};
                 for (xb = 0; xb < SW; xb = xb + 1)
