@@ -66,37 +66,29 @@ case "$METHOD" in
       read_verilog -formal tb/floor/floor_miter_ckt.v; hierarchy -top floor_miter_ckt; proc; flatten; opt_clean;
       sat -tempinduct -prove-asserts -set-at 1 rst 1 -seq 1 -maxsteps $MAXSTEPS -show-ports floor_miter_ckt"
     what="equal on every tick after reset (k-induction: base case from reset, step from any state meeting the invariant)"
-    ;; bcast-*)
+    ;; *)
+    # the packet floors (unicast-only and broadcast): LFSR, credits and FIFO counts related, and
+    # with broadcasts the served sets as well (floor_miter_bcast.v)
     pg=g_packet.u_packet
+    case "$mode" in
+      bcast-*) miter=floor_miter_bcast; sv_gate="rename sv_q x_sv;"
+        sv_gold="rename $pg.g_in[0].served_q x_sv0; rename $pg.g_in[1].served_q x_sv1;
+          rename $pg.g_in[2].served_q x_sv2; rename $pg.g_in[3].served_q x_sv3;" ;;
+      *) miter=floor_miter; sv_gold=""; sv_gate="" ;;
+    esac
     script="$gold cd lcan_switch;
       rename u_lfsr.s_q x_s;
       rename $pg.g_out[0].g_credit.cr_q x_cr0; rename $pg.g_out[1].g_credit.cr_q x_cr1;
       rename $pg.g_out[2].g_credit.cr_q x_cr2; rename $pg.g_out[3].g_credit.cr_q x_cr3;
       rename $pg.g_in[0].u_fifo.cnt_q x_cnt0; rename $pg.g_in[1].u_fifo.cnt_q x_cnt1;
       rename $pg.g_in[2].u_fifo.cnt_q x_cnt2; rename $pg.g_in[3].u_fifo.cnt_q x_cnt3;
-      rename $pg.g_in[0].served_q x_sv0; rename $pg.g_in[1].served_q x_sv1;
-      rename $pg.g_in[2].served_q x_sv2; rename $pg.g_in[3].served_q x_sv3;
+      $sv_gold
       expose w:x_*; cd ..; rename lcan_switch gold; design -stash gold;
-      $gate cd $gtop; rename u_lfsr.s_q x_s; rename cr_q x_cr; rename cnt_q x_cnt; rename sv_q x_sv;
+      $gate cd $gtop; rename u_lfsr.s_q x_s; rename cr_q x_cr; rename cnt_q x_cnt; $sv_gate
       expose w:x_*; cd ..; rename $gtop gate; design -stash gate;
       design -copy-from gold -as gold gold; design -copy-from gate -as gate gate;
-      read_verilog -formal tb/floor/floor_miter_bcast.v; hierarchy -top floor_miter_bcast; proc; flatten; opt_clean;
-      sat -tempinduct -prove-asserts -set-at 1 rst 1 -seq 1 -maxsteps $MAXSTEPS -show-ports floor_miter_bcast"
-    what="equal on every tick after reset (k-induction: base case from reset, step from any state meeting the invariant)"
-    ;; *)
-    pg=g_packet.u_packet
-    script="$gold cd lcan_switch;
-      rename u_lfsr.s_q x_s;
-      rename $pg.g_out[0].g_credit.cr_q x_cr0; rename $pg.g_out[1].g_credit.cr_q x_cr1;
-      rename $pg.g_out[2].g_credit.cr_q x_cr2; rename $pg.g_out[3].g_credit.cr_q x_cr3;
-      rename $pg.g_in[0].u_fifo.cnt_q x_cnt0; rename $pg.g_in[1].u_fifo.cnt_q x_cnt1;
-      rename $pg.g_in[2].u_fifo.cnt_q x_cnt2; rename $pg.g_in[3].u_fifo.cnt_q x_cnt3;
-      expose w:x_*; cd ..; rename lcan_switch gold; design -stash gold;
-      $gate cd lcan_switch22_uni; rename u_lfsr.s_q x_s; rename cr_q x_cr; rename cnt_q x_cnt;
-      expose w:x_*; cd ..; rename lcan_switch22_uni gate; design -stash gate;
-      design -copy-from gold -as gold gold; design -copy-from gate -as gate gate;
-      read_verilog -formal tb/floor/floor_miter.v; hierarchy -top floor_miter; proc; flatten; opt_clean;
-      sat -tempinduct -prove-asserts -set-at 1 rst 1 -seq 1 -maxsteps $MAXSTEPS -show-ports floor_miter"
+      read_verilog -formal tb/floor/$miter.v; hierarchy -top $miter; proc; flatten; opt_clean;
+      sat -tempinduct -prove-asserts -set-at 1 rst 1 -seq 1 -maxsteps $MAXSTEPS -show-ports $miter"
     what="equal on every tick after reset (k-induction: base case from reset, step from any state meeting the invariant)" ;;
     esac ;;
   bounded)

@@ -14,33 +14,25 @@ for mode in pinned free ckt-pinned ckt-free bcast-pinned bcast-free; do
 done
 mut=$(mktemp /tmp/floor-mutant.XXXXXX.v)
 trap 'rm -f "$mut"' EXIT
+# reject FILE MODE LOG WHAT SED: the floor FILE with the sed edit SED must fail prove-floor.sh MODE
+reject() {
+  sed "$5" "$1" > "$mut"
+  if cmp -s "$mut" "$1"; then
+    echo "test-floor: the mutant ($4) was not made: $1 changed?"; rc=1
+  elif GATE="$mut" LOG="build/prove-floor/$3.log" tb/floor/prove-floor.sh "$2" > /dev/null; then
+    echo "test-floor: FAIL: the proof accepted a mutant ($4)"; rc=1
+  else
+    echo "test-floor: the proof rejects a mutant ($4)"
+  fi
+}
 # rotation 1 scans 1, 0, 3, 2 instead of 1, 2, 3, 0
-sed 's/2.d1: pick = q\[1\] ? 2.d1 : q\[2\] ? 2.d2 : q\[3\] ? 2.d3 : 2.d0;/2'"'"'d1: pick = q[1] ? 2'"'"'d1 : q[0] ? 2'"'"'d0 : q[3] ? 2'"'"'d3 : 2'"'"'d2;/' \
-  tb/floor/lcan_switch22_uni.v > "$mut"
-if cmp -s "$mut" tb/floor/lcan_switch22_uni.v; then
-  echo "test-floor: the mutant was not made (the pick's case changed?)"; rc=1
-elif GATE="$mut" LOG=build/prove-floor/mutant.log tb/floor/prove-floor.sh pinned > /dev/null; then
-  echo "test-floor: FAIL: the proof accepted a mutant (rotation 1 scanned downwards)"; rc=1
-else
-  echo "test-floor: the proof rejects a mutant (rotation 1 scanned downwards)"
-fi
+reject tb/floor/lcan_switch22_uni.v pinned mutant "rotation 1 scanned downwards" \
+  's/2.d1: pick = q\[1\] ? 2.d1 : q\[2\] ? 2.d2 : q\[3\] ? 2.d3 : 2.d0;/2'"'"'d1: pick = q[1] ? 2'"'"'d1 : q[0] ? 2'"'"'d0 : q[3] ? 2'"'"'d3 : 2'"'"'d2;/'
 # the circuit floor: input 1 first for r = 3 as well as for r = 1 (the UP requesters' order)
-sed 's/wire f = ~r\[1\] & r\[0\];/wire f = r[0];/' tb/floor/lcan_switch22_ckt.v > "$mut"
-if cmp -s "$mut" tb/floor/lcan_switch22_ckt.v; then
-  echo "test-floor: the circuit mutant was not made (f changed?)"; rc=1
-elif GATE="$mut" LOG=build/prove-floor/mutant-ckt.log tb/floor/prove-floor.sh ckt-free > /dev/null; then
-  echo "test-floor: FAIL: the proof accepted a circuit mutant (input 1 first for r = 3)"; rc=1
-else
-  echo "test-floor: the proof rejects a circuit mutant (input 1 first for r = 3)"
-fi
+reject tb/floor/lcan_switch22_ckt.v ckt-free mutant-ckt "input 1 first for r = 3" \
+  's/wire f = ~r\[1\] & r\[0\];/wire f = r[0];/'
 # the broadcast floor: upper 2's grant to input 1 not recorded in its served set
-sed 's/gu2\[1\], g0\[1\], gu2\[0\], g1\[0\]};/1'"'"'b0, g0[1], gu2[0], g1[0]};/' tb/floor/lcan_switch22_bcast.v > "$mut"
-if cmp -s "$mut" tb/floor/lcan_switch22_bcast.v; then
-  echo "test-floor: the broadcast mutant was not made (cov changed?)"; rc=1
-elif GATE="$mut" LOG=build/prove-floor/mutant-bcast.log tb/floor/prove-floor.sh bcast-free > /dev/null; then
-  echo "test-floor: FAIL: the proof accepted a broadcast mutant (upper 2 not recorded as served)"; rc=1
-else
-  echo "test-floor: the proof rejects a broadcast mutant (upper 2 not recorded as served)"
-fi
+reject tb/floor/lcan_switch22_bcast.v bcast-free mutant-bcast "upper 2 not recorded as served" \
+  's/gu2\[1\], g0\[1\], gu2\[0\], g1\[0\]};/1'"'"'b0, g0[1], gu2[0], g1[0]};/'
 [ $rc -eq 0 ] && echo "test-floor: passed" || echo "test-floor: FAILED"
 exit $rc
