@@ -121,6 +121,8 @@ MUTANTS = [
     (80, "lcan_switch_circuit.v", "                src_q <= bsel;", "                src_q <= src_q;", "circuit without the debug view (src loaded with the select): src never loaded (the lockstep benches keep the debug view: killed by the floor stage's circuit proof, a counterexample from reset)"),
     (81, "lcan_alloc.v", "ln_r[c4 + 1] = ln_r[c4 + 1] | (cls[(rr + j) % NR] & ~sbf & (|(hc >> c4)));", "ln_r[c4 + 1] = ln_r[c4 + 1] | (cls[(rr + j) % NR] & (|(hc >> c4)));", "allocator flat form of more than two uppers (g_flatu): class requesters after the first broadcast count against its claim on upper 0 (killed by the lcan(2,3,8) lockstep run and make prove-alloc's FLAT_P shapes with U > 2)"),
     (82, "lcan_alloc.v", "ov[u3] = bcw ? ovx : ovq;", "ov[u3] = ovq;", "allocator flat form of more than two uppers: out_valid ignores a winning broadcast (upper 0 not written, or the class requesters' upper written without its flit; killed as 81)"),
+    (83, "lcan_switch.v", ".sel    (out_idx[gpc*SW +: KSW]),", ".sel    (out_idx[gpc*SW +: KSW] ^ 1'b1),", "packet crossbar up to 4 ports (PCOL): each column selects the neighbouring input"),
+    (84, "lcan_switch.v", "                    xbar_flit[go*FW +: FW] = pcol_flit[go*FW +: FW];", "                    xbar_flit[go*FW +: FW] = pcol_flit[0 +: FW];", "packet crossbar up to 4 ports (PCOL): every output takes output 0's column"),
 ]
 
 # Generation rules: (regex, replacement, name). Spaces around binary operators keep reductions
