@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Where the LUTs go: attribute every LUT of a synthesized DUT to the function it serves.
 
-Usage: attribute.py NETLIST.json TOP [--names]
+Usage: attribute.py NETLIST.json TOP [--names] [--top-is-dut]
 
 NETLIST.json is yosys's write_json of the iCE40 netlist (run-one.sh writes it after synth_ice40);
 TOP the wrapper's top module (synth_wrap). The DUT is every module below TOP, each counted once per
-instance (TOP itself when it instantiates none: a DUT synthesized on its own). Every flip-flop
+instance (TOP itself when it instantiates none, or with --top-is-dut: a DUT synthesized on its own,
+quick.sh, whose kept units are modules below it). Every flip-flop
 (SB_DFF*) is put in a group by the RTL name of the register it implements (yosys names the cell
 after it), and every LUT by the flip-flop pins its output reaches through other LUTs and carries
 (not through a submodule instance: its input pins count as registers, below):
@@ -146,7 +147,7 @@ def attribute_module(mod, in_network, modules):
 
 def main(argv):
     if len(argv) < 3:
-        die("usage: attribute.py NETLIST.json TOP [--names]")
+        die("usage: attribute.py NETLIST.json TOP [--names] [--top-is-dut]")
     try:
         with open(argv[1]) as f:
             mods = json.load(f)["modules"]
@@ -169,8 +170,9 @@ def main(argv):
                 walk(t, k)
 
     walk(top, 1)
-    if not count:  # a flat DUT synthesized as the top itself (quick.sh)
-        count[top] = 1
+    # a DUT synthesized as the top itself (quick.sh: --top-is-dut; flat, or with kept units below it)
+    if not count or "--top-is-dut" in argv[3:]:
+        count[top] += 1
         if "lcan_network" in top:
             network.add(top)
     lut, ff, names = collections.Counter(), collections.Counter(), collections.defaultdict(set)

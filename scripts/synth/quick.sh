@@ -29,11 +29,15 @@ if ! "$YOSYS" -l "$tmp/yosys.log" -q -p "read_verilog ${files[*]}; hierarchy -ch
   tail -n 15 "$tmp/yosys.log" >&2
   exit 1
 fi
-top="$("${PYTHON:-python3}" -c 'import json,sys; print(list(json.load(open(sys.argv[1]))["modules"])[0].lstrip(chr(92)))' "$tmp/stat.json")"
-"${PYTHON:-python3}" "$here/attribute.py" "$tmp/netlist.json" "$top" > "$tmp/attr.json"
-"${PYTHON:-python3}" - "$tmp/stat.json" "$tmp/attr.json" <<'PY'
+# the switch's module (its kept units, e.g. lcan_xbar_col, are modules of their own beside it)
+top="$("${PYTHON:-python3}" -c 'import json,sys; print([k for k in json.load(open(sys.argv[1]))["modules"] if "lcan_switch" in k][0].lstrip(chr(92)))' "$tmp/stat.json")"
+"${PYTHON:-python3}" "$here/attribute.py" "$tmp/netlist.json" "$top" --top-is-dut > "$tmp/attr.json"
+"${PYTHON:-python3}" - "$tmp/stat.json" "$tmp/attr.json" "$top" "$here" <<'PY'
 import json, sys
-m = list(json.load(open(sys.argv[1]))["modules"].values())[0]["num_cells_by_type"]
+sys.path.insert(0, sys.argv[4])
+import collect
+mods = collect.load_stat(sys.argv[1])["modules"]
+m = collect.expand(mods, collect.find_module(mods, sys.argv[3]))  # with the kept units' cells
 ff = sum(n for t, n in m.items() if t.startswith("SB_DFF"))
 print("synth-quick: lcan_switch (2,2) packet, payload 8: synth_ice40 ok: %d SB_LUT4, %d FF, %d SB_CARRY"
       % (m.get("SB_LUT4", 0), ff, m.get("SB_CARRY", 0)))
