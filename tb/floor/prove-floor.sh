@@ -7,7 +7,7 @@
 #           tick loads any LFSR state, the label bit may change on any tick).
 #   ckt-*:  tb/floor/lcan_switch22_ckt.v, sw-2-2-w8-circuit-noobs-pinned's parameters (free: as above);
 #   bcast-*: tb/floor/lcan_switch22_bcast.v, sw-2-2-w8-packet-noobs-d1-pinned-held's (broadcasts,
-#           held links; free: as above), miter tb/floor/floor_miter_bcast.v (served sets related too).
+#           held links; free: as above), miter tb/floor/floor_miter.v with SERVED (served sets related too).
 # METHOD=induct (default): tb/floor/floor_miter.v, the two designs side by side with their state
 #   registers exposed; asserts: every output equal, and the invariant (LFSR states, credits and FIFO
 #   counts equal; lcan_switch reads its offsets and sigma from the LFSR state, PLAIN_OFS).
@@ -68,13 +68,13 @@ case "$METHOD" in
     what="equal on every tick after reset (k-induction: base case from reset, step from any state meeting the invariant)"
     ;; *)
     # the packet floors (unicast-only and broadcast): LFSR, credits and FIFO counts related, and
-    # with broadcasts the served sets as well (floor_miter_bcast.v)
+    # with broadcasts the served sets as well (floor_miter.v with SERVED defined)
     pg=g_packet.u_packet
     case "$mode" in
-      bcast-*) miter=floor_miter_bcast; sv_gate="rename sv_q x_sv;"
+      bcast-*) served="-DSERVED"; sv_gate="rename sv_q x_sv;"
         sv_gold="rename $pg.g_in[0].served_q x_sv0; rename $pg.g_in[1].served_q x_sv1;
           rename $pg.g_in[2].served_q x_sv2; rename $pg.g_in[3].served_q x_sv3;" ;;
-      *) miter=floor_miter; sv_gold=""; sv_gate="" ;;
+      *) served=""; sv_gold=""; sv_gate="" ;;
     esac
     script="$gold cd lcan_switch;
       rename u_lfsr.s_q x_s;
@@ -87,8 +87,8 @@ case "$METHOD" in
       $gate cd $gtop; rename u_lfsr.s_q x_s; rename cr_q x_cr; rename cnt_q x_cnt; $sv_gate
       expose w:x_*; cd ..; rename $gtop gate; design -stash gate;
       design -copy-from gold -as gold gold; design -copy-from gate -as gate gate;
-      read_verilog -formal tb/floor/$miter.v; hierarchy -top $miter; proc; flatten; opt_clean;
-      sat -tempinduct -prove-asserts -set-at 1 rst 1 -seq 1 -maxsteps $MAXSTEPS -show-ports $miter"
+      read_verilog -formal $served tb/floor/floor_miter.v; hierarchy -top floor_miter; proc; flatten; opt_clean;
+      sat -tempinduct -prove-asserts -set-at 1 rst 1 -seq 1 -maxsteps $MAXSTEPS -show-ports floor_miter"
     what="equal on every tick after reset (k-induction: base case from reset, step from any state meeting the invariant)" ;;
     esac ;;
   bounded)
