@@ -57,18 +57,22 @@ module lcan_fifo #(
     wire do_pop  = pop & ~empty;
     wire do_push = push & ~full;
 
+    // Next pointers and count as XORs of the register with an early-computed change, gated by the
+    // late pop and push bits (the switch's consume arrives last in the tick): not multiplexers back
+    // to the register, which yosys turns into clock enables (the late bit then reaches the
+    // flip-flops' enable pin through two more LUTs), nor an adder (a carry chain after the late
+    // bit). Measured in docs/synthesis.md 30.
+    wire [AW-1:0] rd_nx = (rd_q == LAST) ? {AW{1'b0}} : rd_q + PTR_ONE;
+    wire [AW-1:0] wr_nx = (wr_q == LAST) ? {AW{1'b0}} : wr_q + PTR_ONE;
+    wire [CW-1:0] cnt_inc = cnt_q + CNT_ONE;
+    wire [CW-1:0] cnt_dec = cnt_q - CNT_ONE;
+    wire up_only = do_push & ~do_pop;
+    wire dn_only = do_pop & ~do_push;
+
     always @* begin
-        rd_d  = rd_q;
-        wr_d  = wr_q;
-        cnt_d = cnt_q;
-        if (do_pop)
-            rd_d = (rd_q == LAST) ? {AW{1'b0}} : rd_q + PTR_ONE;
-        if (do_push)
-            wr_d = (wr_q == LAST) ? {AW{1'b0}} : wr_q + PTR_ONE;
-        if (do_push & ~do_pop)
-            cnt_d = cnt_q + CNT_ONE;
-        else if (do_pop & ~do_push)
-            cnt_d = cnt_q - CNT_ONE;
+        rd_d  = rd_q ^ ({AW{do_pop}} & (rd_q ^ rd_nx));
+        wr_d  = wr_q ^ ({AW{do_push}} & (wr_q ^ wr_nx));
+        cnt_d = cnt_q ^ (({CW{up_only}} & (cnt_q ^ cnt_inc)) | ({CW{dn_only}} & (cnt_q ^ cnt_dec)));
     end
 
     // (reset is applied here, not in the next-state logic above: see lcan_switch's header)

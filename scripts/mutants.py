@@ -85,9 +85,9 @@ MUTANTS = [
     (30, "lcan_switch_packet.v", "assign avail[g] = (cr_q != {CW{1'b0}});", "assign avail[g] = 1'b1;", "packet: credits ignored"),
     (31, "lcan_switch_packet.v", "served_d = (served_q | grant[g*P +: P]) & MASK & {P{~consume[g]}};", "served_d = grant[g*P +: P] & MASK & {P{~consume[g]}};", "packet: broadcast forgets copies already sent"),
     (32, "lcan_switch_packet.v", "ret_d = consume;", "ret_d = {P{1'b0}};", "packet: credit return stuck at 0"),
-    (33, "lcan_fifo.v", "rd_d = (rd_q == LAST) ? {AW{1'b0}} : rd_q + PTR_ONE;", "rd_d = rd_q + PTR_ONE;", "FIFO: read pointer wraps only at 2^AW"),
+    (33, "lcan_fifo.v", "wire [AW-1:0] rd_nx = (rd_q == LAST) ? {AW{1'b0}} : rd_q + PTR_ONE;", "wire [AW-1:0] rd_nx = rd_q + PTR_ONE;", "FIFO: read pointer wraps only at 2^AW"),
     (34, "lcan_fifo.v", "assign full  = (cnt_q == CNT_FULL);", "assign full  = 1'b0;", "FIFO: never full"),
-    (35, "lcan_fifo.v", "if (do_pop)\n            rd_d", "if (do_push)\n            rd_d", "FIFO: read pointer advances on push"),
+    (35, "lcan_fifo.v", "rd_d  = rd_q ^ ({AW{do_pop}} & (rd_q ^ rd_nx));", "rd_d  = rd_q ^ ({AW{do_push}} & (rd_q ^ rd_nx));", "FIFO: read pointer advances on push"),
     (36, "lcan_prefix_count.v", "assign v[b*N +: N] = g_pl[b].sm | g_pl[W-1].co;", "assign v[b*N +: N] = g_pl[b].sm;", "allocator ranks wrap instead of saturating"),
     (37, "lcan_alloc.v", "wire [P-1:0] first = spc & ~sb;", "wire [P-1:0] first = spc;", "allocator: every broadcast requester wins output 0"),
     (38, "lcan_prefix_count.v", "wire [N-1:0] x2 = g_lvl[s-1].v[b*N +: N] << (1 << (s - 1));", "wire [N-1:0] x2 = g_lvl[s-1].v[b*N +: N] << ((1 << (s - 1)) - 1);", "prefix count: tree adds the wrong span"),
@@ -124,6 +124,7 @@ MUTANTS = [
     (82, "lcan_alloc.v", "ov[u3] = bcw ? ovx : ovq;", "ov[u3] = ovq;", "allocator flat form of more than two uppers: out_valid ignores a winning broadcast (upper 0 not written, or the class requesters' upper written without its flit; killed as 81)"),
     (83, "lcan_switch.v", ".sel    (out_idx[gpc*SW +: KSW]),", ".sel    (out_idx[gpc*SW +: KSW] ^ 1'b1),", "packet crossbar up to 4 ports (PCOL): each column selects the neighbouring input"),
     (84, "lcan_switch.v", "                    xbar_flit[go*FW +: FW] = pcol_flit[go*FW +: FW];", "                    xbar_flit[go*FW +: FW] = pcol_flit[0 +: FW];", "packet crossbar up to 4 ports (PCOL): every output takes output 0's column"),
+    (86, "lcan_fifo.v", "wire dn_only = do_pop & ~do_push;", "wire dn_only = do_pop;", "FIFO (DEPTH > 1): a pop on a push tick lowers the count (the XOR form of the next count)"),
 ]
 
 # Generation rules: (regex, replacement, name). Spaces around binary operators keep reductions
