@@ -124,7 +124,7 @@ MUTANTS = [
     (82, "lcan_alloc.v", "ov[u3] = bcw ? ovx : ovq;", "ov[u3] = ovq;", "allocator flat form of more than two uppers: out_valid ignores a winning broadcast (upper 0 not written, or the class requesters' upper written without its flit; killed as 81)"),
     (83, "lcan_switch.v", ".sel    (out_idx[gpc*SW +: KSW]),", ".sel    (out_idx[gpc*SW +: KSW] ^ 1'b1),", "packet crossbar up to 4 ports (PCOL): each column selects the neighbouring input"),
     (84, "lcan_switch.v", "                    xbar_flit[go*FW +: FW] = pcol_flit[go*FW +: FW];", "                    xbar_flit[go*FW +: FW] = pcol_flit[0 +: FW];", "packet crossbar up to 4 ports (PCOL): every output takes output 0's column"),
-    (86, "lcan_fifo.v", "wire dn_only = do_pop & ~do_push;", "wire dn_only = do_pop;", "FIFO (DEPTH > 1): a pop on a push tick lowers the count (the XOR form of the next count)"),
+    (91, "lcan_fifo.v", "wire dn_only = do_pop & ~do_push;", "wire dn_only = do_pop;", "FIFO (DEPTH > 1): a pop on a push tick lowers the count (the XOR form of the next count)"),
 ]
 
 # Generation rules: (regex, replacement, name). Spaces around binary operators keep reductions
