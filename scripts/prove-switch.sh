@@ -61,6 +61,10 @@ SHAPES=(
   "circuit-m3-u4:M_L 3 P_DN 1 P_UP 1 ADDR_W 4 DIG_OFF 0 DIG_W 2 PAYLOAD_W 4 DEPTH 2 W_UP 4 MODE 0 LEVEL 1"
   "packet-d1:$B1 W_UP 2 MODE 1 LEVEL 2"
   "packet-d1-held:$B1 W_UP 2 MODE 1 LEVEL 2 LINK_HOLD 1"
+  # held links with broadcasts at level 1 (the downers' outputs face the leaves: not held) and at
+  # the top (no uppers): lcan_switch's BFLOOR forms with either kind of output
+  "packet-d1-held-l1:M_L 2 P_DN 1 P_UP 1 ADDR_W 3 DIG_OFF 0 DIG_W 1 PAYLOAD_W 4 DEPTH 1 W_UP 2 MODE 1 LEVEL 1 LINK_HOLD 1"
+  "packet-d1-held-top:$B1 W_UP 0 MODE 1 LEVEL 2 LINK_HOLD 1"
   "packet-d1-uni-held:$B1 W_UP 2 MODE 1 LEVEL 2 LINK_HOLD 1 UNICAST_ONLY 1 PLAIN_OFFSETS 1"
   "packet-top-uni:$B1 W_UP 0 MODE 1 LEVEL 2 UNICAST_ONLY 1"
   "packet-m3-u4-uni:M_L 3 P_DN 1 P_UP 1 ADDR_W 4 DIG_OFF 0 DIG_W 2 PAYLOAD_W 4 DEPTH 1 W_UP 4 MODE 1 LEVEL 1 UNICAST_ONLY 1"
