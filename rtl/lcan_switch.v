@@ -391,6 +391,26 @@ module lcan_switch #(
     // ---------------------------------------------------------------- candidates and requests
     // lcan_alloc's output groups: child x (x < M_L, links x*P_DN..) and, below the top, the uppers
     localparam G = M_L + (TOP ? 0 : 1);
+    // U22: the (2,2) switch (two children of one link, two uppers in sigma order) in packet mode,
+    // unicast only, with held links (HOLD_ON: DEPTH 1, LINK_HOLD), no faults or flood queues. Its
+    // allocator is written out below (g_u22) in the forms of the hand-written floor
+    // tb/floor/lcan_switch22_uni.v; every other configuration builds lcan_alloc as before.
+    // Measured on the iCE40 (docs/synthesis.md 31): sw-2-2-w8-packet-noobs-d1-pinned-uni-held
+    localparam U22 = !CIRCUIT && (UNICAST_ONLY != 0) && HOLD_ON && !FLT && !FQ && (M_L == 2) &&
+                     (P_DN == 1) && (U == 2) && (SIGMA != 0);
+    // U22's pick: the first bit of q at or after rr (mod 4), one priority chain per rotation value
+    function [1:0] pick22;
+        input [3:0] q;
+        input [1:0] rr;
+        begin
+            case (rr)
+                2'd0: pick22 = q[0] ? 2'd0 : q[1] ? 2'd1 : q[2] ? 2'd2 : 2'd3;
+                2'd1: pick22 = q[1] ? 2'd1 : q[2] ? 2'd2 : q[3] ? 2'd3 : 2'd0;
+                2'd2: pick22 = q[2] ? 2'd2 : q[3] ? 2'd3 : q[0] ? 2'd0 : 2'd1;
+                default: pick22 = q[3] ? 2'd3 : q[0] ? 2'd0 : q[1] ? 2'd1 : 2'd2;
+            endcase
+        end
+    endfunction
 
     wire [P-1:0]    cand_valid;
     wire [P*FW-1:0] cand_flit;
@@ -632,6 +652,57 @@ module lcan_switch #(
             end
             // the class / broadcast-set requests are the log-depth allocator's
             wire unused_cls = &{1'b0, req_cls, req_spc, r_up, r_dn};
+        end else if (U22) begin : g_u22
+            // the (2,2) unicast-only switch with held links (U22, below): the allocator written as
+            // tb/floor/lcan_switch22_uni.v writes it, in place of lcan_alloc (whose PICK_P / PICK_U
+            // forms compute the same grants and indices, docs/synthesis.md 22-23; proven equal by
+            // scripts/prove-switch.sh's packet-d1-uni-held shapes). Only the downers request an
+            // upper (spec 4); q0 / q1 the DOWN(0) / DOWN(1) requesters, u the UP ones
+            wire [P-1:0] q0, q1;
+            wire [1:0]   u;
+            for (i = 0; i < P; i = i + 1) begin : g_q
+                assign q0[i] = req_cls[i*G];
+                assign q1[i] = req_cls[i*G + 1];
+            end
+            assign u = {req_cls[G + 2], req_cls[2]};
+            // each child output: the first requester at or after r_in (mod 4), one priority chain
+            // per rotation value (w any value without a requester: the output is not written)
+            wire [1:0] w0 = pick22(q0, r_in);
+            wire [1:0] w1 = pick22(q1, r_in);
+            wire       wr0 = avail_a[0] & (|q0);
+            wire       wr1 = avail_a[1] & (|q1);
+            // the uppers in sigma order: upper 0 (port 2) first iff up_perm[0] (virtual output 0
+            // is physical upper 0); f: input 1 precedes input 0 in the rotated order (r_in = 1).
+            // An upper is written when it is free, an UP requester exists, and it is the first
+            // free upper or both downers request; it takes the first requester in rotated order
+            // when it is the first free upper, the second when both request and it is not
+            wire       f = ~r_in[1] & r_in[0];
+            wire       both = u[0] & u[1];
+            wire       any = u[0] | u[1];
+            wire       first2 = up_perm[0] | ~avail_a[3];
+            wire       first3 = ~up_perm[0] | ~avail_a[2];
+            wire       wr2 = avail_a[2] & any & (both | first2);
+            wire       wr3 = avail_a[3] & any & (both | first3);
+            wire       src2 = both ? ~(first2 ^ f) : u[1];
+            wire       src3 = both ? ~(first3 ^ f) : u[1];
+            // the UP requesters' grants from the allocation rule: a requester gets an upper when
+            // one is free and it comes first, or both are free
+            wire       a23 = avail_a[2] & avail_a[3];
+            wire       a_any = avail_a[2] | avail_a[3];
+            wire [1:0] gu = {u[1] & a_any & (~u[0] | f | a23), u[0] & a_any & (~u[1] | ~f | a23)};
+            wire [P-1:0] g0 = wr0 ? ({{(P-1){1'b0}}, 1'b1} << w0) : {P{1'b0}};
+            wire [P-1:0] g1 = wr1 ? ({{(P-1){1'b0}}, 1'b1} << w1) : {P{1'b0}};
+            wire [P-1:0] g2 = wr2 ? (src2 ? 4'b0010 : 4'b0001) : {P{1'b0}};
+            wire [P-1:0] g3 = wr3 ? (src3 ? 4'b0010 : 4'b0001) : {P{1'b0}};
+            for (i = 0; i < P; i = i + 1) begin : g_t
+                assign grant[i*P +: P] = {g3[i], g2[i], g1[i], g0[i]};
+            end
+            assign out_valid = {wr3, wr2, wr1, wr0};
+            assign out_idx = {1'b0, src3, 1'b0, src2, w1, w0};
+            assign out_src = {1'b0, wr3 & src3, 1'b0, wr2 & src2, w1 & {2{wr1}}, w0 & {2{wr0}}};
+            assign gnt_any = g0 | g1 | {2'b00, gu};
+            wire unused_f = &{1'b0, f_valid, f_all, f_sig, f_want, f_start, f_drop, f_cover, avail_m,
+                              req_spc, r_up, r_dn, up_perm, req_cls};
         end else begin : g_log
             // the pick form of the one-output groups (lcan_alloc PICK_P): unicast-only packet
             // switches of up to 4 ports. Measured on the iCE40 (LUT, with out_idx / req_gnt, before
