@@ -593,6 +593,10 @@ module lcan_switch #(
             // (FAULTS = 1: an unroutable ONE is consumed, an ALL when the masked want is covered)
             if (FLT) begin : g_cons_f
                 assign consume_a[i] = cand_valid[i] & (f_drop[i] | (req_all[i] ? f_cover[i] : granted[i]));
+            end else if (U22) begin : g_cons_u22
+                // (a grant is a request's, which a valid candidate makes: consume without the
+                // valid bit, the floor's form)
+                assign consume_a[i] = (cand_valid[i] & req_bad[i]) | granted[i];
             end else begin : g_cons
                 assign consume_a[i] = cand_valid[i] &
                     (req_bad[i] | (req_all[i] ?
@@ -690,17 +694,22 @@ module lcan_switch #(
             wire       a23 = avail_a[2] & avail_a[3];
             wire       a_any = avail_a[2] | avail_a[3];
             wire [1:0] gu = {u[1] & a_any & (~u[0] | f | a23), u[0] & a_any & (~u[1] | ~f | a23)};
-            wire [P-1:0] g0 = wr0 ? ({{(P-1){1'b0}}, 1'b1} << w0) : {P{1'b0}};
-            wire [P-1:0] g1 = wr1 ? ({{(P-1){1'b0}}, 1'b1} << w1) : {P{1'b0}};
+            // en: written or reset, the floor's form: every reader of out_valid (tx_valid, the flit
+            // registers' enable, the credits, the write events) and of gnt_any (consume: rx_ret,
+            // the FIFO counts, the served sets) is a register reset on a reset tick, whatever it
+            // reads then; the flit registers' enable is rst | wr in any case
+            wire [P-1:0] en = {wr3, wr2, wr1, wr0} | {P{rst}};
+            wire [P-1:0] g0 = {P{en[0]}} & ({{(P-1){1'b0}}, 1'b1} << w0);
+            wire [P-1:0] g1 = {P{en[1]}} & ({{(P-1){1'b0}}, 1'b1} << w1);
             wire [P-1:0] g2 = wr2 ? (src2 ? 4'b0010 : 4'b0001) : {P{1'b0}};
             wire [P-1:0] g3 = wr3 ? (src3 ? 4'b0010 : 4'b0001) : {P{1'b0}};
             for (i = 0; i < P; i = i + 1) begin : g_t
                 assign grant[i*P +: P] = {g3[i], g2[i], g1[i], g0[i]};
             end
-            assign out_valid = {wr3, wr2, wr1, wr0};
+            assign out_valid = en;
             assign out_idx = {1'b0, src3, 1'b0, src2, w1, w0};
             assign out_src = {1'b0, wr3 & src3, 1'b0, wr2 & src2, w1 & {2{wr1}}, w0 & {2{wr0}}};
-            assign gnt_any = g0 | g1 | {2'b00, gu};
+            assign gnt_any = g0 | g1 | {2'b00, gu} | {P{rst}};
             wire unused_f = &{1'b0, f_valid, f_all, f_sig, f_want, f_start, f_drop, f_cover, avail_m,
                               req_spc, r_up, r_dn, up_perm, req_cls};
         end else begin : g_log
@@ -1016,7 +1025,9 @@ module lcan_switch #(
                 // (held links with broadcasts: lcan_fifo's LATE_POP, measured there; without held
                 // links, sw-2-2-w8-packet-noobs-d1-pinned, it cost 12 LUT for 90.8 / 95.4 / 95.9 ->
                 // 95.1 / 101.9 / 90.9 MHz, not kept)
-                .LATE_POP((UNICAST_ONLY == 0 && HOLD_ON) ? 1 : 0)
+                .LATE_POP((UNICAST_ONLY == 0 && HOLD_ON) ? 1 : 0),
+                .TAKE  (U22 ? 1 : 0),
+                .CR_XOR(U22 ? 1 : 0)
             ) u_packet (
                 .clk       (clk),
                 .rst       (rst),

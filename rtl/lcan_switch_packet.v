@@ -44,7 +44,15 @@ module lcan_switch_packet #(
     // inputs whose FIFO entry is held by the sender (DEPTH = 1 only; see above)
     parameter [P-1:0] HOLD = {P{1'b0}},
     // 1: the one-entry FIFOs' counts cleared through their data input (lcan_fifo LATE_POP)
-    parameter LATE_POP = 0
+    parameter LATE_POP = 0,
+    // 1: the one-entry FIFOs' pop is consume itself (lcan_fifo TAKE; lcan_switch's U22, where
+    // consume implies the candidate is valid)
+    parameter TAKE = 0,
+    // 1 (DEPTH 1: a one-bit credit): the credit's next value written cr ^ wr ^ tx_ret, one LUT before
+    // the flip-flop's data input (the default form's decrement / increment becomes a clock enable
+    // wr ^ tx_ret and an inverter); lcan_switch's U22 only (docs/synthesis.md 30: elsewhere the
+    // same form was larger)
+    parameter CR_XOR = 0
 ) (
     input  wire            clk,
     input  wire            rst,
@@ -96,14 +104,15 @@ module lcan_switch_packet #(
                 .AW   (AW),
                 .CW   (CW),
                 .HELD (HOLD[g] ? 1 : 0),
-                .LATE_POP(LATE_POP)
+                .LATE_POP(LATE_POP),
+                .TAKE (TAKE)
             ) u_fifo (
                 .clk  (clk),
                 .rst  (rst),
                 .arrive(rx_valid[g]),
                 .push (rx_valid[g] & ~(empty & consume[g])),
                 .din  (rx_flit[g*FW +: FW]),
-                .pop  (consume[g] & ~empty),
+                .pop  ((TAKE != 0) ? consume[g] : (consume[g] & ~empty)),
                 .head (head),
                 .empty(empty),
                 .full (full),
@@ -157,7 +166,9 @@ module lcan_switch_packet #(
 
                 always @* begin
                     cr_d = cr_q;
-                    if (wr[g] && !tx_ret[g])
+                    if (CR_XOR != 0)
+                        cr_d = cr_q ^ (CR_ONE & {CW{wr[g] ^ tx_ret[g]}});
+                    else if (wr[g] && !tx_ret[g])
                         cr_d = cr_q - CR_ONE;
                     else if (tx_ret[g] && !wr[g])
                         cr_d = cr_q + CR_ONE;
