@@ -26,12 +26,7 @@ module lcan_fifo #(
     // 1: the entry is read from din, which the sender holds (DEPTH = 1; see above)
     parameter HELD = 0,
     // DEPTH = 1: 1 = the count is cleared through its data input, not its synchronous reset (below)
-    parameter LATE_POP = 0,
-    // TAKE = 1 (DEPTH 1, LATE_POP 0; lcan_switch's U22): pop is the candidate's consume, given only
-    // when a flit is held or arrives (not gated by empty); the count is cleared by rst | pop, else
-    // loaded with "holds or receives a flit" (the same count: a consumed candidate is the held flit
-    // or the arriving one, which the default form clears through pop & ~empty or the bypass)
-    parameter TAKE = 0
+    parameter LATE_POP = 0
 ) (
     input  wire             clk,
     input  wire             rst,
@@ -115,12 +110,6 @@ module lcan_fifo #(
                 wire keep = ~(do_pop | (arrive & ~push & empty)) & (~empty | arrive);
                 always @(posedge clk)
                     cnt_q <= rst ? {CW{1'b0}} : (keep ? CNT_ONE : {CW{1'b0}});
-            end else if (TAKE != 0) begin : g_take
-                always @(posedge clk)
-                    if (rst || pop)
-                        cnt_q <= {CW{1'b0}};
-                    else
-                        cnt_q <= (empty && !arrive) ? {CW{1'b0}} : CNT_ONE;
             end else begin : g_rst
                 always @(posedge clk)
                     if (rst || do_pop || (arrive && !push && empty))

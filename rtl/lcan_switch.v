@@ -1026,7 +1026,6 @@ module lcan_switch #(
                 // links, sw-2-2-w8-packet-noobs-d1-pinned, it cost 12 LUT for 90.8 / 95.4 / 95.9 ->
                 // 95.1 / 101.9 / 90.9 MHz, not kept)
                 .LATE_POP((UNICAST_ONLY == 0 && HOLD_ON) ? 1 : 0),
-                .TAKE  (U22 ? 1 : 0),
                 .CR_XOR(U22 ? 1 : 0)
             ) u_packet (
                 .clk       (clk),

@@ -45,10 +45,7 @@ module lcan_switch_packet #(
     parameter [P-1:0] HOLD = {P{1'b0}},
     // 1: the one-entry FIFOs' counts cleared through their data input (lcan_fifo LATE_POP)
     parameter LATE_POP = 0,
-    // 1: the one-entry FIFOs' pop is consume itself (lcan_fifo TAKE; lcan_switch's U22, where
-    // consume implies the candidate is valid)
-    parameter TAKE = 0,
-    // 1 (DEPTH 1: a one-bit credit): the credit's next value written cr ^ wr ^ tx_ret, one LUT before
+    // 1 (with CW = 1, DEPTH 1: a one-bit credit): the credit's next value written cr ^ wr ^ tx_ret, one LUT before
     // the flip-flop's data input (the default form's decrement / increment becomes a clock enable
     // wr ^ tx_ret and an inverter); lcan_switch's U22 only (docs/synthesis.md 30: elsewhere the
     // same form was larger)
@@ -104,15 +101,14 @@ module lcan_switch_packet #(
                 .AW   (AW),
                 .CW   (CW),
                 .HELD (HOLD[g] ? 1 : 0),
-                .LATE_POP(LATE_POP),
-                .TAKE (TAKE)
+                .LATE_POP(LATE_POP)
             ) u_fifo (
                 .clk  (clk),
                 .rst  (rst),
                 .arrive(rx_valid[g]),
                 .push (rx_valid[g] & ~(empty & consume[g])),
                 .din  (rx_flit[g*FW +: FW]),
-                .pop  ((TAKE != 0) ? consume[g] : (consume[g] & ~empty)),
+                .pop  (consume[g] & ~empty),
                 .head (head),
                 .empty(empty),
                 .full (full),
@@ -166,7 +162,7 @@ module lcan_switch_packet #(
 
                 always @* begin
                     cr_d = cr_q;
-                    if (CR_XOR != 0)
+                    if (CR_XOR != 0 && CW == 1)
                         cr_d = cr_q ^ (CR_ONE & {CW{wr[g] ^ tx_ret[g]}});
                     else if (wr[g] && !tx_ret[g])
                         cr_d = cr_q - CR_ONE;
