@@ -45,10 +45,10 @@ module lcan_switch_packet #(
     parameter [P-1:0] HOLD = {P{1'b0}},
     // 1: the one-entry FIFOs' counts cleared through their data input (lcan_fifo LATE_POP)
     parameter LATE_POP = 0,
-    // 1 (with CW = 1, DEPTH 1: a one-bit credit): the credit's next value written cr ^ wr ^ tx_ret, one LUT before
-    // the flip-flop's data input (the default form's decrement / increment becomes a clock enable
-    // wr ^ tx_ret and an inverter); lcan_switch's U22 only (docs/synthesis.md 30: elsewhere the
-    // same form was larger)
+    // 1 (with CW = 1, DEPTH 1: a one-bit credit): the credit's next value written cr ^ wr ^ tx_ret,
+    // one LUT before the flip-flop's data input (the default form's decrement / increment becomes
+    // a clock enable wr ^ tx_ret and an inverter: 8 LUT for 4 credits); lcan_switch's U22 only
+    // (docs/synthesis.md 30: the XOR form of the credit counters was larger elsewhere)
     parameter CR_XOR = 0
 ) (
     input  wire            clk,
@@ -160,14 +160,18 @@ module lcan_switch_packet #(
             end else begin : g_credit
                 reg [CW-1:0] cr_q, cr_d;
 
-                always @* begin
-                    cr_d = cr_q;
-                    if (CR_XOR != 0 && CW == 1)
-                        cr_d = cr_q ^ (CR_ONE & {CW{wr[g] ^ tx_ret[g]}});
-                    else if (wr[g] && !tx_ret[g])
-                        cr_d = cr_q - CR_ONE;
-                    else if (tx_ret[g] && !wr[g])
-                        cr_d = cr_q + CR_ONE;
+                if (CR_XOR != 0 && CW == 1) begin : g_crx
+                    // (CR_XOR: the one-bit credit's next value as an XOR, see the parameter)
+                    always @*
+                        cr_d = cr_q ^ (wr[g] ^ tx_ret[g]);
+                end else begin : g_crc
+                    always @* begin
+                        cr_d = cr_q;
+                        if (wr[g] && !tx_ret[g])
+                            cr_d = cr_q - CR_ONE;
+                        else if (tx_ret[g] && !wr[g])
+                            cr_d = cr_q + CR_ONE;
+                    end
                 end
 
                 always @(posedge clk)
