@@ -599,6 +599,7 @@ module lcan_switch #(
                     // (a grant is a request's, which a valid candidate makes: consume without the
                     // valid bit, the floor's form)
                     assign consume_a[i] = (cand_valid[i] & req_bad[i]) | granted[i];
+                    wire unused_all = &{1'b0, req_all[i], want_all};
                 end
             end else begin : g_cons
                 assign consume_a[i] = cand_valid[i] &
