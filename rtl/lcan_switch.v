@@ -1035,8 +1035,8 @@ module lcan_switch #(
                 // (held links with broadcasts: lcan_fifo's LATE_POP, measured there; without held
                 // links, sw-2-2-w8-packet-noobs-d1-pinned, it cost 12 LUT for 90.8 / 95.4 / 95.9 ->
                 // 95.1 / 101.9 / 90.9 MHz, not kept)
-                .LATE_POP((UNICAST_ONLY == 0 && HOLD_ON) ? 1 : 0),
-                .CR_XOR(U22 ? 1 : 0)
+                // (U22: 2, the one-bit credits' XOR form, see lcan_switch_packet)
+                .LATE_POP(U22 ? 2 : (UNICAST_ONLY == 0 && HOLD_ON) ? 1 : 0)
             ) u_packet (
                 .clk       (clk),
                 .rst       (rst),
