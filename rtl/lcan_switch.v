@@ -391,6 +391,27 @@ module lcan_switch #(
     // ---------------------------------------------------------------- candidates and requests
     // lcan_alloc's output groups: child x (x < M_L, links x*P_DN..) and, below the top, the uppers
     localparam G = M_L + (TOP ? 0 : 1);
+    // U22: the (2,2) switch (two children of one link, two uppers in sigma order) in packet mode,
+    // unicast only, with held links (HOLD_ON: DEPTH 1, LINK_HOLD), no faults or flood queues. Its
+    // allocator is written out below (g_u22) in the forms of the hand-written floor
+    // tb/floor/lcan_switch22_uni.v; every other configuration builds lcan_alloc as before.
+    // Measured on the iCE40 (docs/synthesis.md 31): sw-2-2-w8-packet-noobs-d1-pinned-uni-held
+    // 157 -> 147 LUT (the floor: 141), 123.8-126.9 MHz at seeds 1-3
+    localparam U22 = !CIRCUIT && (UNICAST_ONLY != 0) && HOLD_ON && !FLT && !FQ && (M_L == 2) &&
+                     (P_DN == 1) && (U == 2) && (SIGMA != 0);
+    // U22's pick: the first bit of q at or after rr (mod 4), one priority chain per rotation value
+    function [1:0] pick22;
+        input [3:0] q;
+        input [1:0] rr;
+        begin
+            case (rr)
+                2'd0: pick22 = q[0] ? 2'd0 : q[1] ? 2'd1 : q[2] ? 2'd2 : 2'd3;
+                2'd1: pick22 = q[1] ? 2'd1 : q[2] ? 2'd2 : q[3] ? 2'd3 : 2'd0;
+                2'd2: pick22 = q[2] ? 2'd2 : q[3] ? 2'd3 : q[0] ? 2'd0 : 2'd1;
+                default: pick22 = q[3] ? 2'd3 : q[0] ? 2'd0 : q[1] ? 2'd1 : 2'd2;
+            endcase
+        end
+    endfunction
 
     wire [P-1:0]    cand_valid;
     wire [P*FW-1:0] cand_flit;
@@ -571,8 +592,16 @@ module lcan_switch #(
             // packet mode: the candidate leaves the input (spec 8.3 step 5)
             // (ALL: served and this tick's grants cover the want set, C0 or the flooding set)
             // (FAULTS = 1: an unroutable ONE is consumed, an ALL when the masked want is covered)
-            if (FLT) begin : g_cons_f
-                assign consume_a[i] = cand_valid[i] & (f_drop[i] | (req_all[i] ? f_cover[i] : granted[i]));
+            if (FLT || U22) begin : g_cons_o
+                // (one branch with the faults form, as g_own below)
+                if (FLT) begin : g_cons_f
+                    assign consume_a[i] = cand_valid[i] & (f_drop[i] | (req_all[i] ? f_cover[i] : granted[i]));
+                end else begin : g_cons_u22
+                    // (a grant is a request's, which a valid candidate makes: consume without the
+                    // valid bit, the floor's form)
+                    assign consume_a[i] = (cand_valid[i] & req_bad[i]) | granted[i];
+                    wire unused_all = &{1'b0, req_all[i], want_all};
+                end
             end else begin : g_cons
                 assign consume_a[i] = cand_valid[i] &
                     (req_bad[i] | (req_all[i] ?
@@ -591,47 +620,109 @@ module lcan_switch #(
     endgenerate
 
     generate
-        if (FLT) begin : g_chain
-            // class UP requests carry per-request want sets (the reach rows): the general greedy
-            // chain of spec 6, with the sigma scan for class UP under UP_CHOICE = 1
-            lcan_alloc_chain #(
-                .P (P),
-                .SW(SW),
-                .U (U)
-            ) u_alloc (
-                .req_valid(f_valid),
-                .req_sig  (f_sig),
-                .up_perm  (up_perm),
-                .req_all  (f_all),
-                .req_want (f_want),
-                .req_start(f_start),
-                .r_in     (r_in),
-                .avail    (avail_m),
-                .grant    (grant)
-            );
-            // per output: any grant, and the granted input's index (for the binary crossbar)
-            reg [P-1:0]    ov;
-            reg [P*SW-1:0] os;
-            integer        ci, co;
-            always @* begin
-                for (co = 0; co < P; co = co + 1) begin
-                    ov[co] = 1'b0;
-                    os[co*SW +: SW] = {SW{1'b0}};
-                    for (ci = 0; ci < P; ci = ci + 1) begin
-                        ov[co] = ov[co] | grant[ci*P + co];
-                        if (grant[ci*P + co])
-                            os[co*SW +: SW] = os[co*SW +: SW] | ci[SW-1:0];
+        if (FLT || U22) begin : g_own
+            // the allocators written here rather than in lcan_alloc: the general chain with faults,
+            // and U22's forms (one branch of this generate with the chain's, so that every other
+            // configuration's g_log elaborates exactly as before: an `else if` before it renamed
+            // cells and moved ABC's results, docs/synthesis.md 31)
+            if (FLT) begin : g_chain
+                // class UP requests carry per-request want sets (the reach rows): the general greedy
+                // chain of spec 6, with the sigma scan for class UP under UP_CHOICE = 1
+                lcan_alloc_chain #(
+                    .P (P),
+                    .SW(SW),
+                    .U (U)
+                ) u_alloc (
+                    .req_valid(f_valid),
+                    .req_sig  (f_sig),
+                    .up_perm  (up_perm),
+                    .req_all  (f_all),
+                    .req_want (f_want),
+                    .req_start(f_start),
+                    .r_in     (r_in),
+                    .avail    (avail_m),
+                    .grant    (grant)
+                );
+                // per output: any grant, and the granted input's index (for the binary crossbar)
+                reg [P-1:0]    ov;
+                reg [P*SW-1:0] os;
+                integer        ci, co;
+                always @* begin
+                    for (co = 0; co < P; co = co + 1) begin
+                        ov[co] = 1'b0;
+                        os[co*SW +: SW] = {SW{1'b0}};
+                        for (ci = 0; ci < P; ci = ci + 1) begin
+                            ov[co] = ov[co] | grant[ci*P + co];
+                            if (grant[ci*P + co])
+                                os[co*SW +: SW] = os[co*SW +: SW] | ci[SW-1:0];
+                        end
                     end
                 end
+                assign out_valid = ov;
+                assign out_src = os;
+                assign out_idx = os;
+                for (i = 0; i < P; i = i + 1) begin : g_gnt
+                    assign gnt_any[i] = |grant[i*P +: P];
+                end
+                // the class / broadcast-set requests are the log-depth allocator's
+                wire unused_cls = &{1'b0, req_cls, req_spc, r_up, r_dn};
+            end else begin : g_u22
+                // the (2,2) unicast-only switch with held links (U22, above): the allocator written as
+                // tb/floor/lcan_switch22_uni.v writes it, in place of lcan_alloc (whose PICK_P / PICK_U
+                // forms compute the same grants and indices, docs/synthesis.md 22-23; proven equal by
+                // scripts/prove-switch.sh's packet-d1-uni-held shapes). Only the downers request an
+                // upper (spec 4); q0 / q1 the DOWN(0) / DOWN(1) requesters, u the UP ones
+                wire [P-1:0] q0, q1;
+                wire [1:0]   u;
+                for (i = 0; i < P; i = i + 1) begin : g_q
+                    assign q0[i] = req_cls[i*G];
+                    assign q1[i] = req_cls[i*G + 1];
+                end
+                assign u = {req_cls[G + 2], req_cls[2]};
+                // each child output: the first requester at or after r_in (mod 4), one priority chain
+                // per rotation value (w any value without a requester: the output is not written)
+                wire [1:0] w0 = pick22(q0, r_in);
+                wire [1:0] w1 = pick22(q1, r_in);
+                wire       wr0 = avail_a[0] & (|q0);
+                wire       wr1 = avail_a[1] & (|q1);
+                // the uppers in sigma order: upper 0 (port 2) first iff up_perm[0] (virtual output 0
+                // is physical upper 0); f: input 1 precedes input 0 in the rotated order (r_in = 1).
+                // An upper is written when it is free, an UP requester exists, and it is the first
+                // free upper or both downers request; it takes the first requester in rotated order
+                // when it is the first free upper, the second when both request and it is not
+                wire       f = ~r_in[1] & r_in[0];
+                wire       both = u[0] & u[1];
+                wire       any = u[0] | u[1];
+                wire       first2 = up_perm[0] | ~avail_a[3];
+                wire       first3 = ~up_perm[0] | ~avail_a[2];
+                wire       wr2 = avail_a[2] & any & (both | first2);
+                wire       wr3 = avail_a[3] & any & (both | first3);
+                wire       src2 = both ? ~(first2 ^ f) : u[1];
+                wire       src3 = both ? ~(first3 ^ f) : u[1];
+                // the UP requesters' grants from the allocation rule: a requester gets an upper when
+                // one is free and it comes first, or both are free
+                wire       a23 = avail_a[2] & avail_a[3];
+                wire       a_any = avail_a[2] | avail_a[3];
+                wire [1:0] gu = {u[1] & a_any & (~u[0] | f | a23), u[0] & a_any & (~u[1] | ~f | a23)};
+                // en: written or reset, the floor's form: every reader of out_valid (tx_valid, the flit
+                // registers' enable, the credits, the write events) and of gnt_any (consume: rx_ret,
+                // the FIFO counts, the served sets) is a register reset on a reset tick, whatever it
+                // reads then; the flit registers' enable is rst | wr in any case
+                wire [P-1:0] en = {wr3, wr2, wr1, wr0} | {P{rst}};
+                wire [P-1:0] g0 = {P{en[0]}} & ({{(P-1){1'b0}}, 1'b1} << w0);
+                wire [P-1:0] g1 = {P{en[1]}} & ({{(P-1){1'b0}}, 1'b1} << w1);
+                wire [P-1:0] g2 = wr2 ? (src2 ? 4'b0010 : 4'b0001) : {P{1'b0}};
+                wire [P-1:0] g3 = wr3 ? (src3 ? 4'b0010 : 4'b0001) : {P{1'b0}};
+                for (i = 0; i < P; i = i + 1) begin : g_t
+                    assign grant[i*P +: P] = {g3[i], g2[i], g1[i], g0[i]};
+                end
+                assign out_valid = en;
+                assign out_idx = {1'b0, src3, 1'b0, src2, w1, w0};
+                assign out_src = {1'b0, wr3 & src3, 1'b0, wr2 & src2, w1 & {2{wr1}}, w0 & {2{wr0}}};
+                assign gnt_any = g0 | g1 | {2'b00, gu} | {P{rst}};
+                wire unused_f = &{1'b0, f_valid, f_all, f_sig, f_want, f_start, f_drop, f_cover, avail_m,
+                                  req_spc, r_up, r_dn, up_perm, req_cls};
             end
-            assign out_valid = ov;
-            assign out_src = os;
-            assign out_idx = os;
-            for (i = 0; i < P; i = i + 1) begin : g_gnt
-                assign gnt_any[i] = |grant[i*P +: P];
-            end
-            // the class / broadcast-set requests are the log-depth allocator's
-            wire unused_cls = &{1'b0, req_cls, req_spc, r_up, r_dn};
         end else begin : g_log
             // the pick form of the one-output groups (lcan_alloc PICK_P): unicast-only packet
             // switches of up to 4 ports. Measured on the iCE40 (LUT, with out_idx / req_gnt, before
@@ -945,7 +1036,8 @@ module lcan_switch #(
                 // (held links with broadcasts: lcan_fifo's LATE_POP, measured there; without held
                 // links, sw-2-2-w8-packet-noobs-d1-pinned, it cost 12 LUT for 90.8 / 95.4 / 95.9 ->
                 // 95.1 / 101.9 / 90.9 MHz, not kept)
-                .LATE_POP((UNICAST_ONLY == 0 && HOLD_ON) ? 1 : 0)
+                // (U22: 2, the one-bit credits' XOR form, see lcan_switch_packet)
+                .LATE_POP(U22 ? 2 : (UNICAST_ONLY == 0 && HOLD_ON) ? 1 : 0)
             ) u_packet (
                 .clk       (clk),
                 .rst       (rst),

@@ -43,7 +43,8 @@ module lcan_switch_packet #(
     parameter QCW = 1,
     // inputs whose FIFO entry is held by the sender (DEPTH = 1 only; see above)
     parameter [P-1:0] HOLD = {P{1'b0}},
-    // 1: the one-entry FIFOs' counts cleared through their data input (lcan_fifo LATE_POP)
+    // 1: the one-entry FIFOs' counts cleared through their data input (lcan_fifo LATE_POP); 2: not
+    // so, and the one-bit credits in their XOR form (CR_XOR below; lcan_switch's U22 only)
     parameter LATE_POP = 0
 ) (
     input  wire            clk,
@@ -78,6 +79,13 @@ module lcan_switch_packet #(
 
     localparam [CW-1:0] CR_FULL = DEPTH[CW-1:0];
     localparam [CW-1:0] CR_ONE = 1;
+    // CR_XOR (LATE_POP = 2, with CW = 1, DEPTH 1: a one-bit credit): the credit's next value written
+    // cr ^ wr ^ tx_ret, one LUT before the flip-flop's data input (the default form's decrement /
+    // increment becomes a clock enable wr ^ tx_ret and an inverter: 8 LUT for 4 credits in
+    // sw-2-2-w8-packet-noobs-d1-pinned-uni-held; docs/synthesis.md 30: the XOR form of the credit
+    // counters was larger elsewhere). Passed in LATE_POP's value rather than as a parameter of its
+    // own: a new parameter renamed the cells of every switch, circuit mode's too (docs/synthesis.md 31)
+    localparam CR_XOR = (LATE_POP == 2) && (CW == 1);
 
     reg [P-1:0] ret_q, ret_d;
 
@@ -96,7 +104,7 @@ module lcan_switch_packet #(
                 .AW   (AW),
                 .CW   (CW),
                 .HELD (HOLD[g] ? 1 : 0),
-                .LATE_POP(LATE_POP)
+                .LATE_POP((LATE_POP == 1) ? 1 : 0)
             ) u_fifo (
                 .clk  (clk),
                 .rst  (rst),
@@ -155,12 +163,18 @@ module lcan_switch_packet #(
             end else begin : g_credit
                 reg [CW-1:0] cr_q, cr_d;
 
-                always @* begin
-                    cr_d = cr_q;
-                    if (wr[g] && !tx_ret[g])
-                        cr_d = cr_q - CR_ONE;
-                    else if (tx_ret[g] && !wr[g])
-                        cr_d = cr_q + CR_ONE;
+                if (CR_XOR) begin : g_crx
+                    // (the one-bit credit's next value as an XOR, see CR_XOR)
+                    always @*
+                        cr_d = cr_q ^ (wr[g] ^ tx_ret[g]);
+                end else begin : g_crc
+                    always @* begin
+                        cr_d = cr_q;
+                        if (wr[g] && !tx_ret[g])
+                            cr_d = cr_q - CR_ONE;
+                        else if (tx_ret[g] && !wr[g])
+                            cr_d = cr_q + CR_ONE;
+                    end
                 end
 
                 always @(posedge clk)

@@ -125,6 +125,9 @@ MUTANTS = [
     (83, "lcan_switch.v", ".sel    (out_idx[gpc*SW +: KSW]),", ".sel    (out_idx[gpc*SW +: KSW] ^ 1'b1),", "packet crossbar up to 4 ports (PCOL): each column selects the neighbouring input"),
     (84, "lcan_switch.v", "                    xbar_flit[go*FW +: FW] = pcol_flit[go*FW +: FW];", "                    xbar_flit[go*FW +: FW] = pcol_flit[0 +: FW];", "packet crossbar up to 4 ports (PCOL): every output takes output 0's column"),
     (91, "lcan_fifo.v", "wire dn_only = do_pop & ~do_push;", "wire dn_only = do_pop;", "FIFO (DEPTH > 1): a pop on a push tick lowers the count (the XOR form of the next count)"),
+    (92, "lcan_switch.v", "wire       src2 = both ? ~(first2 ^ f) : u[1];", "wire       src2 = both ? (first2 ^ f) : u[1];", "U22 (the (2,2) unicast-only held switch): upper 0 takes the other requester when both downers ask"),
+    (93, "lcan_switch.v", "u[0] & a_any & (~u[1] | ~f | a23)", "u[0] & a_any & (~u[1] | ~f)", "U22: input 0, second in rotated order, not consumed when both uppers are free"),
+    (94, "lcan_switch_packet.v", "cr_d = cr_q ^ (wr[g] ^ tx_ret[g]);", "cr_d = cr_q ^ wr[g];", "U22's one-bit credit (CR_XOR): a returned credit is lost"),
 ]
 
 # Generation rules: (regex, replacement, name). Spaces around binary operators keep reductions
