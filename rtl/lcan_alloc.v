@@ -53,7 +53,12 @@ module lcan_alloc #(
     // the first and the second requester from r_in (only downers request an upper) as indices,
     // virtual output 0 taking the first, virtual output 1 the second when virtual output 0 is free,
     // else the first; 0 (default): never
-    parameter PICK_U = 0
+    parameter PICK_U = 0,
+    // 1: the flat form's group of one output (g_flat) as a kept unit, lcan_flat_pick: the winner's
+    // index, the grants read from it (free, requested and the winner) and the written bit, the OR
+    // of the grants (see lcan_switch for where it is used, and the measurements); 0 (default): the
+    // grants from the requests and the constant predecessor sets, flattened
+    parameter FLAT_KEEP = 0
 ) (
     // requester i's class: bit i*G + x DOWN(x), bit i*G + M UP (G = M + (U > 0))
     input  wire [(M*PDN+U)*(M+((U>0)?1:0))-1:0] req_cls,
@@ -288,7 +293,7 @@ module lcan_alloc #(
                 assign mx[k*P +: P] = cls & eqx;
             end
 
-            if (!VIRT && K == 1 && P > PICK_P && P <= FLAT_P) begin : g_flat
+            if (!VIRT && K == 1 && P > PICK_P && P <= FLAT_P && FLAT_KEEP == 0) begin : g_flat
             // a single output goes to the first requester in rotated order, whatever its kind: a
             // class requester takes it when no requester precedes it, and so does the first
             // broadcast (spec 6's loop; the ranks of g_fixed reduce to this for K = 1); an r_in >= P
@@ -314,6 +319,31 @@ module lcan_alloc #(
             assign gr[g*P +: P] = sel[BASE*P +: P];
             // (no ranks, positions or first broadcast here)
             wire unused_flat = &{1'b0, m, mx, first, b0, free_x};
+            end else if (!VIRT && K == 1 && P > PICK_P && P <= FLAT_P) begin : g_flatk
+            // g_flat with FLAT_KEEP: the winner's index (the same scan), its grants (free, requested
+            // and the winner: w is the first requester whenever one requests) and the written bit
+            // (the OR of the grants) as a kept unit, lcan_flat_pick
+            wire [P-1:0]  req = cls | spc;
+            wire [SW-1:0] r_f = ge_in[P-1] ? r_in : {SW{1'b0}};
+            wire [SW-1:0] w;
+            wire [P-1:0]  gw;
+            wire          ww;
+            lcan_flat_pick #(
+                .N (P),
+                .SW(SW)
+            ) u_pick (
+                .req (req),
+                .rot (r_f),
+                .free(free[0]),
+                .w   (w),
+                .g   (gw),
+                .wr  (ww)
+            );
+            assign sel[BASE*P +: P] = gw;
+            assign ovw[BASE] = ww;
+            assign idx[BASE*SW +: SW] = w;
+            assign gr[g*P +: P] = gw;
+            wire unused_flatk = &{1'b0, m, mx, first, b0, free_x};
             end else if (!VIRT) begin : g_fixed
             // m0: the class taker of output 0 (the requester whose rank is its position); in the pick
             // form the first class requester from r_in, w its index (a one-output group)

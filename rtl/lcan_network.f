@@ -2,6 +2,7 @@ rtl/lcan_lfsr.v
 rtl/lcan_seed_mix.v
 rtl/lcan_rr_pick.v
 rtl/lcan_prefix_count.v
+rtl/lcan_flat_pick.v
 rtl/lcan_alloc.v
 rtl/lcan_alloc_chain.v
 rtl/lcan_offsets.v

@@ -49,6 +49,10 @@ module lcan_network #(
     // forwarded but not interpreted (no served masks, no ALL requests); needs FLOOD_Q = 0. 0 = the
     // broadcasts of spec 8.5 - 8.7. No effect in circuit mode (but FLOOD_Q = 0 is required there too).
     parameter UNICAST_ONLY = 0,
+    // for synthesis where area is short (spec 13): 1 = the packet switches with broadcasts and held
+    // links (DEPTH 1) of up to 4 ports take the broadcast floor's forms: fewer LUTs, a slower clock
+    // (lcan_switch AREA_FORMS, docs/synthesis.md 31); the same behaviour. 0 (default): no change
+    parameter AREA_FORMS = 0,
     // for synthesis (spec 13): FIXED_SEED = 1 seeds the LFSRs from the parameter SEED and ignores
     // the seed input (the seed hashes and every switch's reset value fold to constants);
     // PIN_STRAPS = 1 passes every switch its straps (label, salt, reach row base; with FIXED_SEED
@@ -114,8 +118,8 @@ module lcan_network #(
     endfunction
 
     // parameter check (spec 1.1): 0 = fine, else the rule broken (see f_msg): the geometry's
-    // (f_geom_err, 1..7), then PAYLOAD_W, DEPTH, MODE, OBSERVE, UP_CHOICE, FAULTS, FLOOD_Q, CNT_W and
-    // UNICAST_ONLY
+    // (f_geom_err, 1..7), then PAYLOAD_W, DEPTH, MODE, OBSERVE, UP_CHOICE, FAULTS, FLOOD_Q, CNT_W,
+    // UNICAST_ONLY and AREA_FORMS
     function integer f_err;
         input integer h;
         begin
@@ -131,6 +135,7 @@ module lcan_network #(
             if (f_err == 0 && (CNT_W < 8 || CNT_W > 32)) f_err = 16;
             if (f_err == 0 && UNICAST_ONLY != 0 && UNICAST_ONLY != 1) f_err = 17;
             if (f_err == 0 && UNICAST_ONLY == 1 && FLOOD_Q > 0) f_err = 18;
+            if (f_err == 0 && AREA_FORMS != 0 && AREA_FORMS != 1) f_err = 19;
         end
     endfunction
 
@@ -156,6 +161,7 @@ module lcan_network #(
                 16: f_msg = "CNT_W must be 8..32 (spec 9, 13)";
                 17: f_msg = "UNICAST_ONLY must be 0 or 1 (spec 8.8, 13)";
                 18: f_msg = "UNICAST_ONLY = 1 needs FLOOD_Q = 0 (spec 8.8)";
+                19: f_msg = "AREA_FORMS must be 0 or 1 (spec 13)";
                 default: f_msg = "unknown";
             endcase
         end
@@ -266,8 +272,11 @@ module lcan_network #(
                 17: begin : g_unicast_only
                     lcan_network_bad_parameter_UNICAST_ONLY_must_be_0_or_1 u_bad ();
                 end
-                default: begin : g_unicast_only_fq
+                18: begin : g_unicast_only_fq
                     lcan_network_bad_parameter_UNICAST_ONLY_needs_FLOOD_Q_0 u_bad ();
+                end
+                default: begin : g_area_forms
+                    lcan_network_bad_parameter_AREA_FORMS_must_be_0_or_1 u_bad ();
                 end
             endcase
 `else
@@ -527,6 +536,7 @@ module lcan_network #(
                         .FLOOD_Q  (FLOOD_Q),
                         .UNICAST_ONLY(UNICAST_ONLY),
                         .LINK_HOLD   (HELD_LINKS ? 1 : 0),
+                        .AREA_FORMS  (AREA_FORMS),
                         // unpinned: the same (0) values for every switch, one module per shape
                         .PIN_STRAPS(PIN_STRAPS),
                         .LABEL_V  ((PIN_STRAPS != 0) ? LABEL_C[31:0] : 32'd0),

@@ -67,6 +67,12 @@ module lcan_switch #(
     // downer's register is the network's ej, which stays as spec 8.3 says). Same behaviour at every
     // leaf port: the data bits of an invalid internal link are not observable. Ignored otherwise.
     parameter LINK_HOLD = 0,
+    // for synthesis where area is short (spec 13): 1 = a packet switch with broadcasts and held links
+    // (LINK_HOLD, DEPTH 1), up to 4 ports, without flood queues or faults, takes the forms of the
+    // hand-written broadcast floor (tb/floor/lcan_switch22_bcast.v; BFLOOR below): fewer LUTs, a
+    // slower clock (docs/synthesis.md 29, 31). The behaviour is the same; 0 (default), or any other
+    // configuration: the forms that keep the clock
+    parameter AREA_FORMS = 0,
     // a switch specialized to its place (spec 13.1), for synthesis: PIN_STRAPS = 1 takes label, salt
     // and row_base from LABEL_V, SALT_V, ROW_V and ignores those inputs (the route compares and the
     // LFSR's reset value then fold to constants); PIN_SEED = 1 likewise takes the seed from SEED_V.
@@ -177,6 +183,13 @@ module lcan_switch #(
     localparam [P-1:0] HOLD_IN = HOLD_ON ? {P{1'b1}} : {P{1'b0}};
     localparam [P-1:0] HOLD_OUT = !HOLD_ON ? {P{1'b0}} :
                                   (LEVEL > 1) ? {P{1'b1}} : ~({P{1'b1}} >> (P - D));
+    // the broadcast floor's forms (tb/floor/lcan_switch22_bcast.v, docs/synthesis.md 29), with
+    // AREA_FORMS = 1: packet switches with broadcasts and held links, up to 4 ports, no flood
+    // queues or faults - the kept crossbar columns (PCOL) with an upper's select taken as input 1's
+    // grant, lcan_alloc's one-output groups as kept pick units (FLAT_KEEP), the served sets cleared
+    // by consume | rst as a synchronous reset (lcan_switch_packet SERVED_RST, and the FIFO counts'
+    // reset form: no LATE_POP)
+    localparam BFLOOR = (AREA_FORMS != 0) && HOLD_ON && (UNICAST_ONLY == 0) && (FLOOD_Q == 0) && (FAULTS == 0) && (P <= 4);
 
     // ---------------------------------------------------------------- randomness (spec 5)
     // The offsets are registered: r_*_q after a tick = offsets(LFSR state after the tick), computed
@@ -750,6 +763,8 @@ module lcan_switch #(
             // 158 -> 156, lcan-2-2-16-w8-packet-noobs-d1-pinned-uni-ce8 4,851 -> 4,749; without
             // held inputs larger (sw-2-2-w8-packet-noobs-d1-pinned-uni 240 -> 249)
             localparam PICK_U = HOLD_ON ? PICK_P : 0;
+            // BFLOOR switches: the flat form's one-output groups as kept pick units (lcan_alloc
+            // FLAT_KEEP, lcan_flat_pick), docs/synthesis.md 29
             lcan_alloc #(
                 .M  (M_L),
                 .PDN(P_DN),
@@ -758,7 +773,8 @@ module lcan_switch #(
                 .UP_CHOICE(UP_CHOICE),
                 .PICK_P   (PICK_P),
                 .FLAT_P   (FLAT_P),
-                .PICK_U   (PICK_U)
+                .PICK_U   (PICK_U),
+                .FLAT_KEEP(BFLOOR ? 1 : 0)
             ) u_alloc (
                 .req_cls  (req_cls),
                 .req_spc  (req_spc),
@@ -832,9 +848,14 @@ module lcan_switch #(
     // select comes out of the allocator with 3 LUTs per bit; kept, with the 2 of the bound
     // (docs/synthesis.md 6, 28). An upper output's column has the D downers only (K = D when D is a
     // power of two: a flit from an upper always goes down, spec 4, so a written upper's winner is a
-    // downer). With held links the flattened form stays: there ABC merges the selects into the
-    // columns, and the kept columns cost more control than they save (docs/synthesis.md 28).
-    localparam PCOL = BIN_XBAR && (P <= 4) && !HOLD_ON;
+    // downer). With held links the flattened form stays in unicast-only switches: there ABC merges
+    // the selects into the columns, and the kept columns cost more control than they save
+    // (docs/synthesis.md 28); with broadcasts (BFLOOR) the columns are kept together with the
+    // floor's other forms, an upper's 2:1 column selected by input 1's grant (a written upper's
+    // winner is downer 0 or 1), and a held output takes its column whether written or not (its
+    // register keeps its data bits when not written: HOLD_OUT below). Measured in docs/synthesis.md
+    // 29: sw-2-2-w8-packet-noobs-d1-pinned-held 210 -> 188 LUT (data 92 -> 78).
+    localparam PCOL = BIN_XBAR && (P <= 4) && (!HOLD_ON || BFLOOR);
     wire [P*FW-1:0] pcol_flit;
     genvar gpc;
     generate
@@ -842,15 +863,28 @@ module lcan_switch #(
             for (gpc = 0; gpc < P; gpc = gpc + 1) begin : g_col
                 localparam K = (gpc >= D && D > 1 && (D & (D - 1)) == 0) ? D : P;
                 localparam KSW = (K == P) ? SW : clog2(K);
-                lcan_xbar_col #(
-                    .K (K),
-                    .SW(KSW),
-                    .W (FW)
-                ) u_col (
-                    .sel    (out_idx[gpc*SW +: KSW]),
-                    .flit_in(cand_flit[0 +: K*FW]),
-                    .flit   (pcol_flit[gpc*FW +: FW])
-                );
+                if (BFLOOR && gpc >= D && D == 2) begin : g_sel1
+                    // two downers (BFLOOR): an upper's select is input 1's grant of it
+                    lcan_xbar_col #(
+                        .K (K),
+                        .SW(KSW),
+                        .W (FW)
+                    ) u_col (
+                        .sel    (grant[P + gpc]),
+                        .flit_in(cand_flit[0 +: K*FW]),
+                        .flit   (pcol_flit[gpc*FW +: FW])
+                    );
+                end else begin : g_seli
+                    lcan_xbar_col #(
+                        .K (K),
+                        .SW(KSW),
+                        .W (FW)
+                    ) u_col (
+                        .sel    (out_idx[gpc*SW +: KSW]),
+                        .flit_in(cand_flit[0 +: K*FW]),
+                        .flit   (pcol_flit[gpc*FW +: FW])
+                    );
+                end
             end
         end else begin : g_npcol
             assign pcol_flit = {(P*FW){1'b0}};
@@ -1035,9 +1069,12 @@ module lcan_switch #(
                 .HOLD  (HOLD_IN),
                 // (held links with broadcasts: lcan_fifo's LATE_POP, measured there; without held
                 // links, sw-2-2-w8-packet-noobs-d1-pinned, it cost 12 LUT for 90.8 / 95.4 / 95.9 ->
-                // 95.1 / 101.9 / 90.9 MHz, not kept)
+                // 95.1 / 101.9 / 90.9 MHz, not kept. BFLOOR switches clear the FIFO counts and the
+                // served sets by consume | rst as a synchronous reset, the floor's form: fewer LUTs
+                // beside the kept pick units, docs/synthesis.md 29)
                 // (U22: 2, the one-bit credits' XOR form, see lcan_switch_packet)
-                .LATE_POP(U22 ? 2 : (UNICAST_ONLY == 0 && HOLD_ON) ? 1 : 0)
+                .LATE_POP(U22 ? 2 : (UNICAST_ONLY == 0 && HOLD_ON && !BFLOOR) ? 1 : 0),
+                .SERVED_RST(BFLOOR ? 1 : 0)
             ) u_packet (
                 .clk       (clk),
                 .rst       (rst),

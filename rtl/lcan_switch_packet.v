@@ -45,7 +45,9 @@ module lcan_switch_packet #(
     parameter [P-1:0] HOLD = {P{1'b0}},
     // 1: the one-entry FIFOs' counts cleared through their data input (lcan_fifo LATE_POP); 2: not
     // so, and the one-bit credits in their XOR form (CR_XOR below; lcan_switch's U22 only)
-    parameter LATE_POP = 0
+    parameter LATE_POP = 0,
+    // 1: the served sets cleared by consume | rst as their flip-flops' synchronous reset (below)
+    parameter SERVED_RST = 0
 ) (
     input  wire            clk,
     input  wire            rst,
@@ -127,16 +129,28 @@ module lcan_switch_packet #(
                 assign cand_flit[g*FW +: FW] = empty ? rx_flit[g*FW +: FW] : head;
             end
 
-            // (an AND with ~consume, not a multiplexer to 0: yosys would fold that into the flip-flops'
-            // synchronous reset, rst | consume, and the late consume would then reach the set/reset
-            // pin, whose net is slower than a LUT input's on the iCE40)
-            always @*
-                served_d = (served_q | grant[g*P +: P]) & MASK & {P{~consume[g]}};
+            // SERVED_RST = 0: an AND with ~consume, not a multiplexer to 0 (yosys would fold that into
+            // the flip-flops' synchronous reset, rst | consume, and the late consume would then reach
+            // the set/reset pin, whose net is slower than a LUT input's on the iCE40)
+            if (SERVED_RST != 0) begin : g_srst
+                // (the floor's form, lcan_switch's BFLOOR: consume on the flip-flops' synchronous
+                // reset, read in the register block as rst is; fewer LUTs there, docs/synthesis.md 29)
+                always @*
+                    served_d = (served_q | grant[g*P +: P]) & MASK;
+                always @(posedge clk)
+                    if (rst || consume[g])
+                        served_q <= {P{1'b0}};
+                    else
+                        served_q <= served_d;
+            end else begin : g_sand
+                always @*
+                    served_d = (served_q | grant[g*P +: P]) & MASK & {P{~consume[g]}};
 
-            // (reset is applied in the register blocks, not in the next-state logic: see
-            // lcan_switch's header)
-            always @(posedge clk)
-                served_q <= rst ? {P{1'b0}} : served_d;
+                // (reset is applied in the register blocks, not in the next-state logic: see
+                // lcan_switch's header)
+                always @(posedge clk)
+                    served_q <= rst ? {P{1'b0}} : served_d;
+            end
 
             assign served[g*P +: P] = served_q;
 

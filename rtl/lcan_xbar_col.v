@@ -1,7 +1,8 @@
 // lcan_xbar_col: one output column of a crossbar as a binary multiplexer, flit = flit_in[sel] (K inputs
 // of W bits; a select >= K gives 0). Used by lcan_switch_circuit (circuit mode up to 4 ports: the write
 // gate outside becomes the flit register's reset) and lcan_switch (packet mode up to 4 ports without
-// held links, PCOL: docs/synthesis.md 28). Kept as its own unit in synthesis (keep_hierarchy):
+// held links, or with held links and broadcasts, PCOL: docs/synthesis.md 28, 29). Kept as its own
+// unit in synthesis (keep_hierarchy):
 // inside the flattened switch ABC maps a 4:1 column whose select comes out of the allocator with 3
 // LUT4s per bit (it keeps the late select bit one LUT from the output); on its own it uses the 2 of
 // docs/synthesis.md 6's bound (t = s1 ? s0 : (s0 ? b : a); s1 ? (t ? d : c) : t) and a 2:1 column 1.

@@ -126,17 +126,19 @@ lint-rtl-verilator: $(BUILD)/lcan
 	    if [ $$ob = 0 ] && { [ $$uc = 0 ] || [ $$fl = 1 ]; }; then continue; fi; \
 	    if [ $$uo = 1 ] && { [ $$mode = 0 ] || [ $$uc = 0 ] || [ $$fq != 0 ]; }; then continue; fi; \
 	    dp=4; if [ $$ob = 0 ]; then dp=1; fi; \
-	    echo "$$name $$cfg $$mode $$uc $$fl $$fq $$ob 0 $$uo $$dp" >> $$list; \
-	    if [ $$ob = 0 ]; then echo "$$name $$cfg $$mode $$uc $$fl $$fq $$ob 1 $$uo $$dp" >> $$list; fi; \
+	    echo "$$name $$cfg $$mode $$uc $$fl $$fq $$ob 0 $$uo $$dp 0" >> $$list; \
+	    if [ $$ob = 0 ]; then echo "$$name $$cfg $$mode $$uc $$fl $$fq $$ob 1 $$uo $$dp 0" >> $$list; fi; \
+	    if [ $$ob = 0 ] && [ $$mode = 1 ] && [ $$uo = 0 ] && [ $$fl = 0 ] && [ $$fq = 0 ]; then \
+	      echo "$$name $$cfg $$mode $$uc $$fl $$fq $$ob 1 $$uo $$dp 1" >> $$list; fi; \
 	  done; done; done; done; done; done; done; \
 	n=$$(wc -l < $$list); \
 	if ! xargs -P $(LINT_JOBS) -L 1 bash -c 'LD_PRELOAD=$$LINT_PRELOAD $(VERILATOR) --lint-only -Wall rtl/lint.vlt $(RTL_INC) -f $(RTL_F) \
 	      --top-module lcan_network $$(bash rtl/params.sh verilator $$1 $$2) -GUP_CHOICE=$$3 -GFAULTS=$$4 \
 	      -GFLOOD_Q=$$5 -GOBSERVE=$$6 -GPIN_STRAPS=$$7 -GFIXED_SEED=$$7 -GSEED=625341585 -GUNICAST_ONLY=$$8 \
-	      -GDEPTH=$$9 \
-	      || { echo "lint-rtl: verilator FAILED on $$0 mode $$2 UP_CHOICE $$3 FAULTS $$4 FLOOD_Q $$5 OBSERVE $$6 PIN_STRAPS/FIXED_SEED $$7 UNICAST_ONLY $$8 DEPTH $$9"; exit 1; }' \
+	      -GDEPTH=$$9 -GAREA_FORMS=$${10} \
+	      || { echo "lint-rtl: verilator FAILED on $$0 mode $$2 UP_CHOICE $$3 FAULTS $$4 FLOOD_Q $$5 OBSERVE $$6 PIN_STRAPS/FIXED_SEED $$7 UNICAST_ONLY $$8 DEPTH $$9 AREA_FORMS $${10}"; exit 1; }' \
 	      < $$list; then echo "lint-rtl: verilator -Wall FAILED (see above)"; exit 1; fi; \
-	echo "lint-rtl: verilator -Wall clean on $$n configuration/mode/UP_CHOICE/FAULTS/FLOOD_Q/OBSERVE/PIN_STRAPS/UNICAST_ONLY/DEPTH combinations"
+	echo "lint-rtl: verilator -Wall clean on $$n configuration/mode/UP_CHOICE/FAULTS/FLOOD_Q/OBSERVE/PIN_STRAPS/UNICAST_ONLY/DEPTH/AREA_FORMS combinations"
 
 # iverilog -Wall: compile (elaborate) every configuration, both modes; any warning fails
 lint-rtl-iverilog: $(BUILD)/lcan

@@ -124,6 +124,14 @@ MUTANTS = [
     (82, "lcan_alloc.v", "ov[u3] = bcw ? ovx : ovq;", "ov[u3] = ovq;", "allocator flat form of more than two uppers: out_valid ignores a winning broadcast (upper 0 not written, or the class requesters' upper written without its flit; killed as 81)"),
     (83, "lcan_switch.v", ".sel    (out_idx[gpc*SW +: KSW]),", ".sel    (out_idx[gpc*SW +: KSW] ^ 1'b1),", "packet crossbar up to 4 ports (PCOL): each column selects the neighbouring input"),
     (84, "lcan_switch.v", "                    xbar_flit[go*FW +: FW] = pcol_flit[go*FW +: FW];", "                    xbar_flit[go*FW +: FW] = pcol_flit[0 +: FW];", "packet crossbar up to 4 ports (PCOL): every output takes output 0's column"),
+    # the broadcast floor's forms in broadcast switches with held links up to 4 ports (lcan_switch
+    # BFLOOR, docs/synthesis.md 29): the kept pick units, an upper's column select, the served sets'
+    # synchronous clear
+    (86, "lcan_flat_pick.v", "assign g = {N{free}} & req & ({{(N-1){1'b0}}, 1'b1} << w);", "assign g = req & ({{(N-1){1'b0}}, 1'b1} << w);", "kept pick unit (FLAT_KEEP): an output without credit is granted"),
+    (87, "lcan_flat_pick.v", "if (req[(rr + j) % N])", "if (req[(rr + N - j) % N])", "kept pick unit (FLAT_KEEP): the rotation scanned downwards"),
+    (88, "lcan_switch.v", ".sel    (grant[P + gpc]),", ".sel    (grant[gpc]),", "kept packet columns with held links (BFLOOR): an upper's column selects by input 0's grant, not input 1's"),
+    (89, "lcan_switch_packet.v", "if (rst || consume[g])", "if (rst)", "packet, served sets cleared by a synchronous reset (SERVED_RST): not cleared when the candidate is consumed"),
+    (90, "lcan_switch_packet.v", "served_d = (served_q | grant[g*P +: P]) & MASK;", "served_d = grant[g*P +: P] & MASK;", "packet, SERVED_RST: a broadcast forgets copies already sent"),
     (91, "lcan_fifo.v", "wire dn_only = do_pop & ~do_push;", "wire dn_only = do_pop;", "FIFO (DEPTH > 1): a pop on a push tick lowers the count (the XOR form of the next count)"),
     (92, "lcan_switch.v", "wire       src2 = both ? ~(first2 ^ f) : u[1];", "wire       src2 = both ? (first2 ^ f) : u[1];", "U22 (the (2,2) unicast-only held switch): upper 0 takes the other requester when both downers ask"),
     (93, "lcan_switch.v", "u[0] & a_any & (~u[1] | ~f | a23)", "u[0] & a_any & (~u[1] | ~f)", "U22: input 0, second in rotated order, not consumed when both uppers are free"),
@@ -283,7 +291,7 @@ def run_suite(tree):
     # seconds each): rtl/lcan_switch equal to the hand-written (2,2) switches in the configurations the
     # benches above do not build (no debug view, pinned straps and seed); run only for survivors
     if "floor" in RUN_STAGES and shutil.which("yosys") is not None:
-        for form in ("pinned", "free", "ckt-pinned", "ckt-free"):
+        for form in ("pinned", "free", "ckt-pinned", "ckt-free", "bcast-free", "bcast-area-free"):
             try:
                 r = run(["bash", os.path.join(tree, "tb", "floor", "prove-floor.sh"), form],
                         capture_output=True, text=True, timeout=SUITE_TIMEOUT,

@@ -61,6 +61,14 @@ SHAPES=(
   "circuit-m3-u4:M_L 3 P_DN 1 P_UP 1 ADDR_W 4 DIG_OFF 0 DIG_W 2 PAYLOAD_W 4 DEPTH 2 W_UP 4 MODE 0 LEVEL 1"
   "packet-d1:$B1 W_UP 2 MODE 1 LEVEL 2"
   "packet-d1-held:$B1 W_UP 2 MODE 1 LEVEL 2 LINK_HOLD 1"
+  # held links with broadcasts at level 1 (the downers' outputs face the leaves: not held) and at
+  # the top (no uppers); and the same three with AREA_FORMS = 1: lcan_switch's BFLOOR forms with
+  # either kind of output (against a revision without the parameter, its default forms)
+  "packet-d1-held-l1:M_L 2 P_DN 1 P_UP 1 ADDR_W 3 DIG_OFF 0 DIG_W 1 PAYLOAD_W 4 DEPTH 1 W_UP 2 MODE 1 LEVEL 1 LINK_HOLD 1"
+  "packet-d1-held-top:$B1 W_UP 0 MODE 1 LEVEL 2 LINK_HOLD 1"
+  "packet-d1-held-area:$B1 W_UP 2 MODE 1 LEVEL 2 LINK_HOLD 1 AREA_FORMS 1"
+  "packet-d1-held-l1-area:M_L 2 P_DN 1 P_UP 1 ADDR_W 3 DIG_OFF 0 DIG_W 1 PAYLOAD_W 4 DEPTH 1 W_UP 2 MODE 1 LEVEL 1 LINK_HOLD 1 AREA_FORMS 1"
+  "packet-d1-held-top-area:$B1 W_UP 0 MODE 1 LEVEL 2 LINK_HOLD 1 AREA_FORMS 1"
   "packet-d1-uni-held:$B1 W_UP 2 MODE 1 LEVEL 2 LINK_HOLD 1 UNICAST_ONLY 1 PLAIN_OFFSETS 1"
   "packet-top-uni:$B1 W_UP 0 MODE 1 LEVEL 2 UNICAST_ONLY 1"
   "packet-m3-u4-uni:M_L 3 P_DN 1 P_UP 1 ADDR_W 4 DIG_OFF 0 DIG_W 2 PAYLOAD_W 4 DEPTH 1 W_UP 4 MODE 1 LEVEL 1 UNICAST_ONLY 1"
@@ -109,6 +117,8 @@ for s in "${SHAPES[@]}"; do
     grep -q 'parameter PLAIN_OFFSETS' "$old/lcan_switch.v" && pg="$prm$ad" || pg=$(echo "$prm" | sed 's/ PLAIN_OFFSETS [0-9]*//')
     grep -q 'parameter PLAIN_OFFSETS' rtl/lcan_switch.v && pt="$prm$ad" || pt=$(echo "$prm" | sed 's/ PLAIN_OFFSETS [0-9]*//')
   fi
+  # a parameter the revision's lcan_switch does not have yet (AREA_FORMS) is left out on its side
+  grep -q 'parameter AREA_FORMS' "$old/lcan_switch.v" || pg=$(echo "$pg" | sed 's/ AREA_FORMS [0-9]*//')
   "$prove" "$log" "$(elab "$old" gold "$pg") $(elab rtl gate "$pt")" || fail=1
   t1=$(date +%s.%N)
   printf 'prove-switch: %-16s vs %s: %s, %.1f s\n' "$name" "$REV" "$res" "$(echo "$t1 - $t0" | bc)"

@@ -13,7 +13,13 @@
 #                its inputs from a shift register, or with `ring` in the configuration's optional
 #                seventh column from the XOR tree's registers (wrap.py --inputs ring);
 #   3. ice40:    yosys `synth_ice40 [OPTIONS] -top synth_wrap -json`, then `stat -json` (DUT cells
-#                alone); OPTIONS from the configuration's optional sixth column; then
+#                alone); OPTIONS from the configuration's optional sixth column, synth_ice40's own
+#                and one of this script: `-dff_min_srst_use N` (as -dffe_min_ce_use for enables: a
+#                synchronous set/reset net that drives fewer than N flip-flops becomes logic; the
+#                iCE40's eight LCs of a block share one set/reset net, so many small ones leave
+#                blocks part-filled and a design near the device's size unplaced,
+#                docs/synthesis.md 31) - synth_ice40 then stops before map_ffs, dfflegalize runs
+#                with -minsrst N, and synth_ice40 goes on from map_ffs; then
 #                scripts/synth/attribute.py: the DUT's LUTs by function (ice40.attr.json);
 #   4. pnr:      nextpnr-ice40 --hx8k --package ct256 --freq $SYNTH_FREQ --seed $SYNTH_SEED
 #                --timing-allow-fail --report; a design that does not fit is a result (the error line
@@ -68,6 +74,14 @@ line="$(awk -F'\t' -v n="$name" '$1 == n' "$here/configs.tsv")"
 IFS=$'\t' read -r _ label top params families ice40_opts wrap_inputs <<< "$line"
 ice40_opts="${ice40_opts:-}"
 [ "$ice40_opts" != "-" ] || ice40_opts=""
+# -dff_min_srst_use N (this script's): taken out of the options, done by dfflegalize before map_ffs
+min_srst=""
+if [[ " $ice40_opts " =~ \ -dff_min_srst_use\ ([0-9]+)\  ]]; then
+  min_srst="${BASH_REMATCH[1]}"
+  ice40_opts="$(echo " $ice40_opts " | sed -E 's/ -dff_min_srst_use [0-9]+ / /; s/^ +//; s/ +$//')"
+  case " $ice40_opts " in *" -nodffe "*|*" -run "*)
+    echo "synth: $name: -dff_min_srst_use cannot be combined with -nodffe or -run" >&2; exit 1 ;; esac
+fi
 wrap_inputs="${wrap_inputs:-shift}"
 case "$wrap_inputs" in shift|ring) ;; *) echo "synth: $name: wrapper inputs '$wrap_inputs' in configs.tsv: use shift or ring" >&2; exit 1 ;; esac
 [ "$top" != "-" ] || { echo "synth: $name is estimated by report.py, not synthesized" >&2; exit 1; }
@@ -156,9 +170,24 @@ rm -f "$tmp/netlist.json"
 
 # 3. iCE40 synthesis (an error fails the configuration; running out of SYNTH_TIMEOUT is a result)
 rc=0
+ice40_synth="synth_ice40 $ice40_opts -top synth_wrap -json $tmp/ice40.json;"
+if [ -n "$min_srst" ]; then
+  # synth_ice40's map_ffs legalisation (yosys 0.23) with -minsrst; -mince as -dffe_min_ce_use sets it
+  mince=-1
+  if [[ " $ice40_opts " =~ \ -dffe_min_ce_use\ ([0-9]+)\  ]]; then
+    # (given to synth_ice40 as well, it unmaps every clock enable once dfflegalize has run: measured,
+    # docs/synthesis.md 31; so here dfflegalize alone applies it)
+    mince="${BASH_REMATCH[1]}"
+    ice40_opts="$(echo " $ice40_opts " | sed -E 's/ -dffe_min_ce_use [0-9]+ / /; s/^ +//; s/ +$//')"
+  fi
+  legal="-cell \$_DFF_?_ 0 -cell \$_DFFE_?P_ 0 -cell \$_DFF_?P?_ 0 -cell \$_DFFE_?P?P_ 0 -cell \$_SDFF_?P?_ 0"
+  legal="$legal -cell \$_SDFFCE_?P?P_ 0 -cell \$_DLATCH_?_ x -mince $mince -minsrst $min_srst"
+  ice40_synth="synth_ice40 $ice40_opts -top synth_wrap -run :map_ffs; dfflegalize $legal;
+  synth_ice40 $ice40_opts -top synth_wrap -json $tmp/ice40.json -run map_ffs:;"
+fi
 run "$tmp" ice40-synth ice40-synth.log "$YOSYS" -p "read_verilog $ysfiles $tmp/synth_wrap.v;
   hierarchy -top synth_wrap; $keep
-  synth_ice40 $ice40_opts -top synth_wrap -json $tmp/ice40.json; tee -q -o $tmp/ice40.stat.json stat -json" || rc=$?
+  $ice40_synth tee -q -o $tmp/ice40.stat.json stat -json" || rc=$?
 [ "$rc" -eq 0 ] || [ "$rc" -eq 124 ] || fail "yosys synth_ice40" ice40-synth.log
 
 # 3b. where the LUTs go (attribute.py: every LUT by the registers it feeds); a failure leaves the

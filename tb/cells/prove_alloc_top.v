@@ -20,7 +20,8 @@ module prove_alloc_top #(
     parameter UP_CHOICE = 0,
     parameter PICK_P = 0,
     parameter FLAT_P = 0,
-    parameter PICK_U = 0
+    parameter PICK_U = 0,
+    parameter FLAT_KEEP = 0
 ) (
     input  wire [M*PDN+U-1:0]                   valid,
     input  wire [(M*PDN+U)*8-1:0]               code,
@@ -85,7 +86,7 @@ module prove_alloc_top #(
     wire [P-1:0]    rg_a;
 
     lcan_alloc #(.M(M), .PDN(PDN), .U(U), .SW(SW), .UP_CHOICE(UP_CHOICE), .PICK_P(PICK_P),
-        .FLAT_P(FLAT_P), .PICK_U(PICK_U)) u_new (
+        .FLAT_P(FLAT_P), .PICK_U(PICK_U), .FLAT_KEEP(FLAT_KEEP)) u_new (
         .req_cls(cls), .req_spc(spc), .r_in(r_in), .r_up(r_up), .r_dn(r_dn), .avail(avail),
         .up_perm(up_perm),
         .grant(grant_a), .out_valid(ov_a), .out_src(os_a), .out_idx(oi_a), .req_gnt(rg_a)

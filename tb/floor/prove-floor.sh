@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # prove-floor.sh: prove tb/floor/lcan_switch22_uni.v (or GATE=file) equal, cycle for cycle, to
 # rtl/lcan_switch.v elaborated with the same parameters, with yosys's SAT solver.
-#   tb/floor/prove-floor.sh [pinned|free|ckt-pinned|ckt-free|bcast-pinned|bcast-free]   (default pinned)
+#   tb/floor/prove-floor.sh [pinned|free|ckt-pinned|ckt-free|bcast-pinned|bcast-free|bcast-area-pinned|bcast-area-free]
+#   (default pinned)
 #   pinned: the parameters of scripts/synth/configs.tsv's sw-2-2-w8-packet-noobs-d1-pinned-uni-held;
 #   free:   the same with PIN_STRAPS = 0 and PIN_SEED = 0 (label, salt and seed are inputs: the reset
 #           tick loads any LFSR state, the label bit may change on any tick).
 #   ckt-*:  tb/floor/lcan_switch22_ckt.v, sw-2-2-w8-circuit-noobs-pinned's parameters (free: as above);
 #   bcast-*: tb/floor/lcan_switch22_bcast.v, sw-2-2-w8-packet-noobs-d1-pinned-held's (broadcasts,
-#           held links; free: as above), miter tb/floor/floor_miter.v with SERVED (served sets related too).
+#           held links; free: as above), miter tb/floor/floor_miter.v with SERVED (served sets related too);
+#   bcast-area-*: the same with lcan_switch's AREA_FORMS = 1 (the floor's own forms in the generator).
 # METHOD=induct (default): tb/floor/floor_miter.v, the two designs side by side with their state
 #   registers exposed; asserts: every output equal, and the invariant (LFSR states, credits and FIFO
 #   counts equal; lcan_switch reads its offsets and sigma from the LFSR state, PLAIN_OFS).
@@ -42,15 +44,22 @@ case "$mode" in
   ckt-free)   prm="$cbase PIN_STRAPS 0 PIN_SEED 0" ;;
   bcast-pinned) prm="$bbase PIN_STRAPS 1 LABEL_V 4 SALT_V 2792937945 PIN_SEED 1 SEED_V 305419896" ;;
   bcast-free)   prm="$bbase PIN_STRAPS 0 PIN_SEED 0" ;;
-  *) echo "prove-floor: mode pinned, free, ckt-pinned, ckt-free, bcast-pinned or bcast-free"; exit 2 ;;
+  bcast-area-pinned) prm="$bbase AREA_FORMS 1 PIN_STRAPS 1 LABEL_V 4 SALT_V 2792937945 PIN_SEED 1 SEED_V 305419896" ;;
+  bcast-area-free)   prm="$bbase AREA_FORMS 1 PIN_STRAPS 0 PIN_SEED 0" ;;
+  *) echo "prove-floor: mode pinned, free, ckt-pinned, ckt-free, bcast-pinned, bcast-free, bcast-area-pinned or bcast-area-free"; exit 2 ;;
 esac
-chp=""
+# chp: lcan_switch's parameters; gchp: the floor's (the same but AREA_FORMS, which it does not have)
+chp=""; gchp=""
 set -- $prm
-while [ $# -ge 2 ]; do chp="$chp -chparam $1 $2"; shift 2; done
+while [ $# -ge 2 ]; do
+  chp="$chp -chparam $1 $2"
+  [ "$1" = AREA_FORMS ] || gchp="$gchp -chparam $1 $2"
+  shift 2
+done
 files=$(grep -v -e '^#' -e lcan_network.v rtl/lcan_network.f | tr '\n' ' ')
 gold="read_verilog -DYOSYS -Irtl $files; hierarchy -top lcan_switch $chp; proc; setattr -mod -unset keep_hierarchy; flatten; memory -nomap;
   memory_map; opt_clean;"
-gate="read_verilog -DYOSYS -Irtl rtl/lcan_lfsr.v rtl/lcan_xbar_col.v $GATE; hierarchy -top $gtop $chp; proc; setattr -mod -unset keep_hierarchy;
+gate="read_verilog -DYOSYS -Irtl rtl/lcan_lfsr.v rtl/lcan_xbar_col.v $GATE; hierarchy -top $gtop $gchp; proc; setattr -mod -unset keep_hierarchy;
   flatten; opt_clean;"
 case "$METHOD" in
   induct)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test-floor.sh (make test-floor): tb/floor/lcan_switch22_uni.v, lcan_switch22_ckt.v and
 # lcan_switch22_bcast.v are still equal to rtl/lcan_switch for their configurations (k-induction,
-# pinned straps and seed, and with them as inputs), and the proof rejects a wrong switch: a mutant
+# pinned straps and seed, and with them as inputs; the broadcast floor also against lcan_switch's
+# AREA_FORMS = 1), and the proof rejects a wrong switch: a mutant
 # that scans the rotated order downwards (r, r-1, ..) for the downer outputs, a circuit mutant that
 # puts input 1 first for r = 3 as well as r = 1, and a broadcast mutant that does not record upper 2
 # in input 1's served set (a flooding broadcast from child 1 that gets upper 2 is then not consumed
@@ -9,7 +10,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 rc=0
-for mode in pinned free ckt-pinned ckt-free bcast-pinned bcast-free; do
+for mode in pinned free ckt-pinned ckt-free bcast-pinned bcast-free bcast-area-pinned bcast-area-free; do
   tb/floor/prove-floor.sh "$mode" || rc=1
 done
 mut=$(mktemp /tmp/floor-mutant.XXXXXX.v)
