@@ -51,7 +51,7 @@ module lcan_network #(
     parameter UNICAST_ONLY = 0,
     // for synthesis where area is short (spec 13): 1 = the packet switches with broadcasts and held
     // links (DEPTH 1) of up to 4 ports take the broadcast floor's forms: fewer LUTs, a slower clock
-    // (lcan_switch AREA_FORMS, docs/synthesis.md 31); the same behaviour. 0 (default): no change
+    // (lcan_switch AREA_FORMS, docs/synthesis.md 32); the same behaviour. 0 (default): no change
     parameter AREA_FORMS = 0,
     // for synthesis (spec 13): FIXED_SEED = 1 seeds the LFSRs from the parameter SEED and ignores
     // the seed input (the seed hashes and every switch's reset value fold to constants);

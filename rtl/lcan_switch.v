@@ -70,7 +70,7 @@ module lcan_switch #(
     // for synthesis where area is short (spec 13): 1 = a packet switch with broadcasts and held links
     // (LINK_HOLD, DEPTH 1), up to 4 ports, without flood queues or faults, takes the forms of the
     // hand-written broadcast floor (tb/floor/lcan_switch22_bcast.v; BFLOOR below): fewer LUTs, a
-    // slower clock (docs/synthesis.md 29, 31). The behaviour is the same; 0 (default), or any other
+    // slower clock (docs/synthesis.md 29, 32). The behaviour is the same; 0 (default), or any other
     // configuration: the forms that keep the clock
     parameter AREA_FORMS = 0,
     // a switch specialized to its place (spec 13.1), for synthesis: PIN_STRAPS = 1 takes label, salt

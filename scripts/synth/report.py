@@ -582,7 +582,8 @@ yosys -p "read_verilog $(cat rtl/lcan_network.f); hierarchy -check -top TOP -chp
           synth -flatten -top TOP; tee -o generic.stat.json stat -json; write_json netlist.json"
 # 2. the wrapper
 python3 scripts/synth/wrap.py [--inputs ring] netlist.json TOP K=V ... > synth_wrap.v
-# 3. iCE40 synthesis (OPTIONS: configs.tsv's sixth column, e.g. -dffe_min_ce_use 8)
+# 3. iCE40 synthesis (OPTIONS: configs.tsv's sixth column, e.g. -dffe_min_ce_use 8; run-one.sh's own
+#    -dff_min_srst_use N splits synth_ice40 at map_ffs and runs dfflegalize -minsrst N there)
 yosys -p "read_verilog $(cat rtl/lcan_network.f) synth_wrap.v;
           synth_ice40 OPTIONS -top synth_wrap -json ice40.json; tee -o ice40.stat.json stat -json"
 # 4. place and route

@@ -18,7 +18,7 @@
 #                synchronous set/reset net that drives fewer than N flip-flops becomes logic; the
 #                iCE40's eight LCs of a block share one set/reset net, so many small ones leave
 #                blocks part-filled and a design near the device's size unplaced,
-#                docs/synthesis.md 31) - synth_ice40 then stops before map_ffs, dfflegalize runs
+#                docs/synthesis.md 32) - synth_ice40 then stops before map_ffs, dfflegalize runs
 #                with -minsrst N, and synth_ice40 goes on from map_ffs; then
 #                scripts/synth/attribute.py: the DUT's LUTs by function (ice40.attr.json);
 #   4. pnr:      nextpnr-ice40 --hx8k --package ct256 --freq $SYNTH_FREQ --seed $SYNTH_SEED
