@@ -189,7 +189,7 @@ module lcan_switch #(
     // grant, lcan_alloc's one-output groups as kept pick units (FLAT_KEEP), the served sets cleared
     // by consume | rst as a synchronous reset (lcan_switch_packet SERVED_RST, and the FIFO counts'
     // reset form: no LATE_POP)
-    localparam BFLOOR = AREA_FORMS && HOLD_ON && (UNICAST_ONLY == 0) && (FLOOD_Q == 0) && (FAULTS == 0) && (P <= 4);
+    localparam BFLOOR = AREA_FORMS != 0 && HOLD_ON && UNICAST_ONLY == 0 && (FLOOD_Q == 0) && (FAULTS == 0) && (P <= 4);
 
     // ---------------------------------------------------------------- randomness (spec 5)
     // The offsets are registered: r_*_q after a tick = offsets(LFSR state after the tick), computed
