@@ -91,6 +91,14 @@ elab() { # DIR NAME PARAMS -> yosys commands elaborating DIR's lcan_switch as mo
   echo "memory_map; opt_clean; rename -hide w:* x:* w:*_q w:*mem_q* %u %u %d; rename lcan_switch $name;"
   echo "design -stash $name;"
 }
+declared() { # FILE NAME VALUE ...: the pairs whose parameter FILE declares
+  local f=$1 out=""; shift
+  while [ $# -ge 2 ]; do
+    ! grep -Eq "parameter( \[[^]]*\])? $1( |=)" "$f" || out="$out $1 $2"
+    shift 2
+  done
+  echo "$out"
+}
 # the check: induction from any common state, or with BOUND bounded from reset
 prove=equiv_prove
 [ -z "${BOUND:-}" ] || prove=equiv_bounded
@@ -108,17 +116,13 @@ for s in "${SHAPES[@]}"; do
   # starts from, which a registered up_perm_q of any value is not; lcan_alloc's flat form of two
   # uppers, FLAT_P, and the pick form of two uppers, PICK_U, equal the rank form for permutations
   # only)
-  pg=$prm; pt=$prm
+  p2=$prm
   if [ "${PLAIN:-0}" = 0 ]; then
-    case " $prm " in
-      *" PLAIN_OFFSETS "*) ad="" ;;
-      *) ad=" PLAIN_OFFSETS 0" ;;
-    esac
-    grep -q 'parameter PLAIN_OFFSETS' "$old/lcan_switch.v" && pg="$prm$ad" || pg=$(echo "$prm" | sed 's/ PLAIN_OFFSETS [0-9]*//')
-    grep -q 'parameter PLAIN_OFFSETS' rtl/lcan_switch.v && pt="$prm$ad" || pt=$(echo "$prm" | sed 's/ PLAIN_OFFSETS [0-9]*//')
+    case " $prm " in *" PLAIN_OFFSETS "*) ;; *) p2="$prm PLAIN_OFFSETS 0" ;; esac
   fi
-  # a parameter the revision's lcan_switch does not have yet (AREA_FORMS) is left out on its side
-  grep -q 'parameter AREA_FORMS' "$old/lcan_switch.v" || pg=$(echo "$pg" | sed 's/ AREA_FORMS [0-9]*//')
+  # a parameter one side's lcan_switch does not have (added since the revision: PLAIN_OFFSETS,
+  # AREA_FORMS) is left out on that side
+  pg=$(declared "$old/lcan_switch.v" $p2); pt=$(declared rtl/lcan_switch.v $p2)
   "$prove" "$log" "$(elab "$old" gold "$pg") $(elab rtl gate "$pt")" || fail=1
   t1=$(date +%s.%N)
   printf 'prove-switch: %-16s vs %s: %s, %.1f s\n' "$name" "$REV" "$res" "$(echo "$t1 - $t0" | bc)"
