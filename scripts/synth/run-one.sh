@@ -74,11 +74,19 @@ line="$(awk -F'\t' -v n="$name" '$1 == n' "$here/configs.tsv")"
 IFS=$'\t' read -r _ label top params families ice40_opts wrap_inputs <<< "$line"
 ice40_opts="${ice40_opts:-}"
 [ "$ice40_opts" != "-" ] || ice40_opts=""
+# take_opt NAME: the value N of `NAME N` in ice40_opts into opt_val ("" when absent), and the pair
+# taken out of ice40_opts
+take_opt() {
+  opt_val=""
+  if [[ " $ice40_opts " =~ \ $1\ ([0-9]+)\  ]]; then
+    opt_val="${BASH_REMATCH[1]}"
+    ice40_opts="$(echo " $ice40_opts " | sed -E "s/ $1 [0-9]+ / /; s/^ +//; s/ +$//")"
+  fi
+}
 # -dff_min_srst_use N (this script's): taken out of the options, done by dfflegalize before map_ffs
-min_srst=""
-if [[ " $ice40_opts " =~ \ -dff_min_srst_use\ ([0-9]+)\  ]]; then
-  min_srst="${BASH_REMATCH[1]}"
-  ice40_opts="$(echo " $ice40_opts " | sed -E 's/ -dff_min_srst_use [0-9]+ / /; s/^ +//; s/ +$//')"
+take_opt -dff_min_srst_use
+min_srst="$opt_val"
+if [ -n "$min_srst" ]; then
   case " $ice40_opts " in *" -nodffe "*|*" -run "*)
     echo "synth: $name: -dff_min_srst_use cannot be combined with -nodffe or -run" >&2; exit 1 ;; esac
 fi
@@ -173,13 +181,10 @@ rc=0
 ice40_synth="synth_ice40 $ice40_opts -top synth_wrap -json $tmp/ice40.json;"
 if [ -n "$min_srst" ]; then
   # synth_ice40's map_ffs legalisation (yosys 0.23) with -minsrst; -mince as -dffe_min_ce_use sets it
-  mince=-1
-  if [[ " $ice40_opts " =~ \ -dffe_min_ce_use\ ([0-9]+)\  ]]; then
-    # (given to synth_ice40 as well, it unmaps every clock enable once dfflegalize has run: measured,
-    # docs/synthesis.md 31; so here dfflegalize alone applies it)
-    mince="${BASH_REMATCH[1]}"
-    ice40_opts="$(echo " $ice40_opts " | sed -E 's/ -dffe_min_ce_use [0-9]+ / /; s/^ +//; s/ +$//')"
-  fi
+  # (-dffe_min_ce_use given to synth_ice40 as well unmaps every clock enable once dfflegalize has
+  # run: measured, docs/synthesis.md 32; so here dfflegalize alone applies it)
+  take_opt -dffe_min_ce_use
+  mince="${opt_val:--1}"
   legal="-cell \$_DFF_?_ 0 -cell \$_DFFE_?P_ 0 -cell \$_DFF_?P?_ 0 -cell \$_DFFE_?P?P_ 0 -cell \$_SDFF_?P?_ 0"
   legal="$legal -cell \$_SDFFCE_?P?P_ 0 -cell \$_DLATCH_?_ x -mince $mince -minsrst $min_srst"
   ice40_synth="synth_ice40 $ice40_opts -top synth_wrap -run :map_ffs; dfflegalize $legal;
