@@ -437,7 +437,7 @@ module lcan_switch #(
     wire [P*P-1:0]  grant;
     wire [P-1:0]    granted;
     wire [P-1:0]    consume;
-    wire [P-1:0]    out_valid, c22_set, ckt_ret;
+    wire [P-1:0]    out_valid, set_d, ack_q;
     wire [P*SW-1:0] out_src;
     // per output the winner's index when out_valid, any value otherwise (the binary crossbar's
     // select); per input some grant (the OR of its grant row, from the allocator)
@@ -825,7 +825,7 @@ module lcan_switch #(
     // larger).
     localparam CBIN_MAX = 4;
     localparam CBIN = CIRCUIT && (P <= CBIN_MAX);
-    wire [P*FW-1:0] c_xbar, c22_flit;
+    wire [P*FW-1:0] c_xbar, flit;
     reg  [P*FW-1:0] xbar_flit;
     reg  [P-1:0]    tx_valid_q, tx_valid_d;
     reg  [P*FW-1:0] tx_flit_q, tx_flit_d;
@@ -933,7 +933,7 @@ module lcan_switch #(
     end
 
     assign tx_valid = tx_valid_q;
-    assign tx_flit = (U22 && CIRCUIT) ? c22_flit : tx_flit_q;
+    assign tx_flit = (U22 && CIRCUIT) ? flit : tx_flit_q;
 
     // (circuit mode above CBIN_MAX ports, flood queues, more than 8 ports: the AND-OR multiplexer;
     // out_idx is the packet binary crossbar's select; out_src, the index gated to 0 without a
@@ -1031,7 +1031,7 @@ module lcan_switch #(
                 .clear     (clear),
                 .rx_valid  (rx_valid),
                 .rx_flit   (rx_flit),
-                .rx_ret    (ckt_ret),
+                .rx_ret    (ack_q),
                 .tx_ret    (tx_ret),
                 .grant     (grant),
                 .cand_valid(cand_valid),
@@ -1039,7 +1039,7 @@ module lcan_switch #(
                 .avail     (avail),
                 .data_wr   (data_wr),
                 .data_sel  (data_sel),
-                .out_valid ((U22 && OBSERVE == 0) ? c22_set : out_valid),
+                .out_valid ((U22 && OBSERVE == 0) ? set_d : out_valid),
                 .out_src   ((U22 && OBSERVE == 0) ? out_idx : out_src),
                 .xbar      (c_xbar),
                 .dbg       (dbg_view)
@@ -1105,17 +1105,27 @@ module lcan_switch #(
         end
     endgenerate
 
-    // C22 (U22 in circuit mode, LINK_HOLD): the output flit registers in the circuit floor's form
-    // (tb/floor/lcan_switch22_ckt.v), read by tx_flit in place of tx_flit_q: a held output's register
-    // (HOLD_OUT) loads the column when o is written and has no reset (spec 7.1: its data bits are
-    // read only where tx_valid = 1); another output's is cleared by a synchronous reset, rst | clear
-    // | not written, and otherwise loaded. (Here, after every other cell of the switch, so that the
-    // other configurations' cells keep their names: docs/synthesis.md 31, 33.)
+    // C22 (U22 in circuit mode, LINK_HOLD) in the circuit floor's forms (tb/floor/lcan_switch22_ckt.v):
+    // - the output flit registers, read by tx_flit (as flit) in place of tx_flit_q: a held output's
+    //   (HOLD_OUT) loads the column when o is written and has no reset (spec 7.1: its data bits are
+    //   read only where tx_valid = 1); another output's is cleared by a synchronous reset, rst | clear
+    //   | not written, and otherwise loaded;
+    // - the acks (the floor's ack_d): per input i the OR over the outputs o of tx_ret_o & set_o &
+    //   (src_o == i), read from lcan_switch_circuit's debug bytes ({set_o, src_o}; an upper's src is
+    //   below D) and registered here, cleared by reset and clear, in place of the circuit's ack
+    //   registers (ack_q, then not read);
+    // - set_d, lcan_switch_circuit's out_valid with BIN 3 (no debug view): per output a requester,
+    //   for the floor's `set | (a requester)` (the same value as set | grant: an output that is not set
+    //   is granted iff it has one, g_u22's rule; an upper: a downer asks for UP and it is the first
+    //   free upper in sigma order, or both ask).
+    // Here, after every other cell of the switch, and named only with identifiers the RTL already
+    // uses elsewhere: a new identifier, or code before this point, renamed yosys's cells (and moved
+    // ABC's results) in other configurations (docs/synthesis.md 31, 33).
     generate
-        if (U22 && CIRCUIT) begin : g_c22
+        if (U22 && CIRCUIT) begin : g_held
             for (i = 0; i < P; i = i + 1) begin : g_o
                 reg [FW-1:0] q;
-                if (HOLD_OUT[i]) begin : g_held
+                if (HOLD_OUT[i]) begin : g_stored
                     always @(posedge clk)
                         if (tx_valid_d[i])
                             q <= tx_flit_d[i*FW +: FW];
@@ -1126,48 +1136,38 @@ module lcan_switch #(
                         else
                             q <= tx_flit_d[i*FW +: FW];
                 end
-                assign c22_flit[i*FW +: FW] = q;
+                assign flit[i*FW +: FW] = q;
             end
-            wire unused_q = &{1'b0, tx_flit_q};
-            // the acks in the floor's form (its ack_d): per input i the OR over the outputs o of
-            // tx_ret_o & set_o & (src_o == i), read from lcan_switch_circuit's debug bytes ({set_o,
-            // src_o}, an upper's src below D), registered here (cleared by reset and clear) in place
-            // of the circuit's ack registers (ckt_ret, then not read)
-            for (i = 0; i < P; i = i + 1) begin : g_ret
-                localparam [SW-1:0] I_C = i;
-                wire [P-1:0] hit;
+            for (i = 0; i < P; i = i + 1) begin : g_back
+                localparam [SW-1:0] J_C = i;
+                wire [P-1:0] back;
                 reg          q;
-                for (c = 0; c < P; c = c + 1) begin : g_hit
-                    assign hit[c] = tx_ret[c] & dbg_view[c*8 + 7] & (dbg_view[c*8 +: SW] == I_C);
+                for (c = 0; c < P; c = c + 1) begin : g_o
+                    assign back[c] = tx_ret[c] & dbg_view[c*8 + 7] & (dbg_view[c*8 +: SW] == J_C);
                 end
                 always @(posedge clk)
                     if (rst || clear)
                         q <= 1'b0;
                     else
-                        q <= |hit;
+                        q <= |back;
                 assign rx_ret[i] = q;
             end
-            wire unused_ret = &{1'b0, ckt_ret};
-            // lcan_switch_circuit's out_valid with BIN 3 (no debug view): per output a requester, the
-            // floor's `set | (a requester)` (the same value as set | grant: an output that is not
-            // set is granted iff it has one, g_u22's rule; an upper: a downer asks for UP and it is
-            // the first free upper in sigma order, or both ask)
-            wire [1:0] cu = {req_cls[G + 2], req_cls[2]};
-            wire       cu_any = cu[0] | cu[1];
-            wire       cu_both = cu[0] & cu[1];
-            assign c22_set = {cu_any & (cu_both | ~up_perm[0] | ~avail_a[2]),
-                              cu_any & (cu_both | up_perm[0] | ~avail_a[3]),
-                              |{req_cls[3*G + 1], req_cls[2*G + 1], req_cls[G + 1], req_cls[1]},
-                              |{req_cls[3*G], req_cls[2*G], req_cls[G], req_cls[0]}};
-        end else begin : g_nc22
-            assign c22_flit = {(P*FW){1'b0}};
-            assign c22_set = {P{1'b0}};
+            wire [1:0] u = {req_cls[G + 2], req_cls[2]};
+            wire       any = u[0] | u[1];
+            wire       both = u[0] & u[1];
+            assign set_d = {any & (both | ~up_perm[0] | ~avail_a[2]), any & (both | up_perm[0] | ~avail_a[3]),
+                            |{req_cls[3*G + 1], req_cls[2*G + 1], req_cls[G + 1], req_cls[1]},
+                            |{req_cls[3*G], req_cls[2*G], req_cls[G], req_cls[0]}};
+            wire unused_held = &{1'b0, tx_flit_q, ack_q};
+        end else begin : g_none
+            assign flit = {(P*FW){1'b0}};
+            assign set_d = {P{1'b0}};
             // (packet mode: lcan_switch_packet drives rx_ret)
-            if (CIRCUIT) begin : g_ret
-                assign rx_ret = ckt_ret;
-            end else begin : g_pret
-                assign ckt_ret = {P{1'b0}};
-                wire unused_ret = &{1'b0, ckt_ret};
+            if (CIRCUIT) begin : g_circuit
+                assign rx_ret = ack_q;
+            end else begin : g_packet
+                assign ack_q = {P{1'b0}};
+                wire unused_held = &{1'b0, ack_q, set_d};
             end
         end
     endgenerate

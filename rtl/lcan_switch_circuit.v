@@ -18,10 +18,10 @@ module lcan_switch_circuit #(
     parameter SW = 2,
     // flit width without valid (spec 3)
     parameter FW = 8,
-    // 1: the crossbar is built here, binary (xbar; data_sel unused); 2: the same, and src_o is loaded
-    // with output o's column select on every tick and has no reset (read only where set_o = 1; no
-    // debug view, OBSERVE = 0); 3: as 2, xbar is the column even where o is not written (lcan_switch
-    // C22's registers load it only when written); 0: lcan_switch's AND-OR crossbar reads data_sel
+    // 1: the crossbar is built here, binary (xbar; data_sel unused); 2: the same, src_o loaded with
+    // o's column select every tick, no reset (read only where set_o = 1; OBSERVE = 0); 3 (lcan_switch
+    // C22): as 2, xbar not zeroed where o is not written, out_valid_o = o has a requester (set_o |=
+    // it), out_src_o the winner ungated (select set_o ? src_o : it); 0: AND-OR crossbar reads data_sel
     parameter BIN = 0,
     // downers (ports 0..D-1)
     parameter D = P
