@@ -1119,8 +1119,9 @@ module lcan_switch #(
     //   is granted iff it has one, g_u22's rule; an upper: a downer asks for UP and it is the first
     //   free upper in sigma order, or both ask).
     // Here, after every other cell of the switch, and named only with identifiers the RTL already
-    // uses elsewhere: a new identifier, or code before this point, renamed yosys's cells (and moved
-    // ABC's results) in other configurations (docs/synthesis.md 31, 33).
+    // uses elsewhere: code before this point, or new identifiers, renamed more of yosys's cells (and
+    // moved ABC's results) in other configurations; some are renamed all the same (docs/synthesis.md
+    // 33 lists them and their figures).
     generate
         if (U22 && CIRCUIT) begin : g_held
             for (i = 0; i < P; i = i + 1) begin : g_o

@@ -137,8 +137,8 @@ MUTANTS = [
     (93, "lcan_switch.v", "u[0] & a_any & (~u[1] | ~f | a23)", "u[0] & a_any & (~u[1] | ~f)", "U22: input 0, second in rotated order, not consumed when both uppers are free"),
     (94, "lcan_switch_packet.v", "cr_d = cr_q ^ (wr[g] ^ tx_ret[g]);", "cr_d = cr_q ^ wr[g];", "U22's one-bit credit (CR_XOR): a returned credit is lost"),
     (95, "lcan_switch.v", "                        if (tx_valid_d[i])\n", "                        if (out_valid[i])\n", "C22 (the (2,2) circuit switch with LINK_HOLD): a held output's register loads headers only, not the data flits that follow"),
-    (96, "lcan_switch.v", "if (rst || clear || !tx_valid_d[i])", "if (rst || clear)", "C22: a level-1 downer (ej, not held) keeps its data bits when not written"),
-    (97, "lcan_switch.v", "assign hit[c] = tx_ret[c] & dbg_view[c*8 + 7] & (dbg_view[c*8 +: SW] == I_C);", "assign hit[c] = tx_ret[c] & (dbg_view[c*8 +: SW] == I_C);", "C22's acks (from the debug bytes): an ack passed back over an output that is not set"),
+    (96, "lcan_switch.v", "|{req_cls[3*G], req_cls[2*G], req_cls[G], req_cls[0]}};", "|{req_cls[2*G], req_cls[G], req_cls[0]}};", "C22's set_d (BIN 3, no debug view): an upper input's header for child 0 does not set output 0's circuit"),
+    (97, "lcan_switch.v", "assign back[c] = tx_ret[c] & dbg_view[c*8 + 7] & (dbg_view[c*8 +: SW] == J_C);", "assign back[c] = tx_ret[c] & (dbg_view[c*8 +: SW] == J_C);", "C22's acks (from the debug bytes): an ack passed back over an output that is not set"),
 ]
 
 # Generation rules: (regex, replacement, name). Spaces around binary operators keep reductions

@@ -82,10 +82,12 @@ SHAPES=(
   # circuit mode with held outputs (LINK_HOLD = 1, spec 7.1; before it, circuit mode ignored the
   # parameter): proven with scripts/held_miter.v, tx_flit of a held output compared where tx_valid
   # = 1, bounded from reset (HELD_BOUND ticks, default 8) - the (2,2) synthesis row's C22 forms
-  # (level 2, no debug view: every output held), level 1 with the debug view (the uppers held, the
-  # downers cleared), and lcan_switch's general form (three children: the AND-OR crossbar)
+  # (level 2, no debug view: every output held), level 1 with and without the debug view (the
+  # uppers held, the downers cleared), and lcan_switch's general form (three children: the AND-OR
+  # crossbar; HELD_BOUND=4 was used for it, 8 ran over 20 minutes)
   "circuit-d1-held-noobs:$B1 W_UP 2 MODE 0 LEVEL 2 OBSERVE 0 LINK_HOLD 1"
   "circuit-held-l1:$B W_UP 2 MODE 0 LEVEL 1 LINK_HOLD 1"
+  "circuit-held-l1-noobs:$B W_UP 2 MODE 0 LEVEL 1 OBSERVE 0 LINK_HOLD 1"
   "circuit-m3-u4-held:M_L 3 P_DN 1 P_UP 1 ADDR_W 4 DIG_OFF 0 DIG_W 2 PAYLOAD_W 4 DEPTH 2 W_UP 4 MODE 0 LEVEL 1 LINK_HOLD 1"
 )
 elab() { # DIR NAME PARAMS -> yosys commands elaborating DIR's lcan_switch as module NAME
