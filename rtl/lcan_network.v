@@ -172,7 +172,9 @@ module lcan_network #(
     // derived sizes (spec 13): U0, NP, ADDR_W, FW, LINKS of lcan_geom.vh
     localparam CIRCUIT = (MODE == 0);
     // held links (spec 8.1, lcan_switch's LINK_HOLD): packet mode with one-flit FIFOs; the
-    // injection registers hold their data bits as the switches' output registers do
+    // injection registers hold their data bits as the switches' output registers do. In circuit
+    // mode every switch gets LINK_HOLD = 1 too (spec 7.1: its outputs facing a switch keep their
+    // data bits when not written); the injection registers stay as spec 7.3 says
     localparam HELD_LINKS = !CIRCUIT && (DEPTH == 1);
     // flood queues (spec 8.7, packet mode): every switch's debug bytes double, the view has two blocks
     localparam FQ = !CIRCUIT && (FLOOD_Q > 0);
@@ -535,7 +537,7 @@ module lcan_network #(
                         .FAULTS   (FAULTS),
                         .FLOOD_Q  (FLOOD_Q),
                         .UNICAST_ONLY(UNICAST_ONLY),
-                        .LINK_HOLD   (HELD_LINKS ? 1 : 0),
+                        .LINK_HOLD   ((HELD_LINKS || CIRCUIT) ? 1 : 0),
                         .AREA_FORMS  (AREA_FORMS),
                         // unpinned: the same (0) values for every switch, one module per shape
                         .PIN_STRAPS(PIN_STRAPS),

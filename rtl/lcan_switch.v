@@ -58,14 +58,14 @@ module lcan_switch #(
     // consumption rule are not built; lcan_network requires FLOOD_Q = 0 with it. Ignored in
     // circuit mode.
     parameter UNICAST_ONLY = 0,
-    // packet mode with DEPTH = 1, inside a network (lcan_network sets it): 1 = held links. Every
-    // input's sender (a switch, or at level 1 the network's injection register) keeps the data bits
-    // of its flit register when it does not write it (only the valid bit goes to 0), so the flit it
-    // last sent stays on rx until its credit comes back (spec 8.2: one credit, not written again
-    // before); the one-entry FIFO is then that flit, no copy is stored. This switch does the same
-    // on its outputs that face a switch (the uppers, and the downers above level 1; a level-1
-    // downer's register is the network's ej, which stays as spec 8.3 says). Same behaviour at every
-    // leaf port: the data bits of an invalid internal link are not observable. Ignored otherwise.
+    // packet mode with DEPTH = 1, or circuit mode, inside a network (lcan_network sets it): 1 = held
+    // links. Packet: every input's sender (a switch, or the network's injection register) keeps the
+    // data bits of its flit register when it does not write it (the valid bit goes to 0), so the flit
+    // it last sent stays on rx until its credit comes back (spec 8.2: one credit); the one-entry FIFO
+    // is then that flit, no copy is stored. Both modes: this switch keeps the data bits of its
+    // outputs that face a switch (the uppers, and the downers above level 1; a level-1 downer's
+    // register is the network's ej, which stays as spec 7.3 / 8.3 say; spec 7.1, 8.1). Same behaviour
+    // at every leaf port: the data bits of an invalid internal link are not observable.
     parameter LINK_HOLD = 0,
     // for synthesis where area is short (spec 13): 1 = a packet switch with broadcasts and held links
     // (LINK_HOLD, DEPTH 1), up to 4 ports, without flood queues or faults, takes the forms of the
@@ -177,11 +177,11 @@ module lcan_switch #(
     localparam [P-1:0] C0 = child0_mask(M_L);
     // upper 0 (below the top): the flooding broadcast's way up (spec 8.6)
     localparam [P-1:0] UP0 = TOP ? {P{1'b0}} : ({{(P-1){1'b0}}, 1'b1} << D);
-    // held links (LINK_HOLD): every input; the outputs facing a switch (all of them above level 1,
-    // else the uppers)
+    // held links (LINK_HOLD; packet mode: every input): the outputs facing a switch (all of them
+    // above level 1, else the uppers), in packet mode with DEPTH 1 and in circuit mode (spec 7.1)
     localparam HOLD_ON = (MODE != 0 && DEPTH == 1 && LINK_HOLD != 0);
     localparam [P-1:0] HOLD_IN = HOLD_ON ? {P{1'b1}} : {P{1'b0}};
-    localparam [P-1:0] HOLD_OUT = !HOLD_ON ? {P{1'b0}} :
+    localparam [P-1:0] HOLD_OUT = !(HOLD_ON || (MODE == 0 && LINK_HOLD != 0)) ? {P{1'b0}} :
                                   (LEVEL > 1) ? {P{1'b1}} : ~({P{1'b1}} >> (P - D));
     // the broadcast floor's forms (tb/floor/lcan_switch22_bcast.v, docs/synthesis.md 29), with
     // AREA_FORMS = 1: packet switches with broadcasts and held links, up to 4 ports, no flood
@@ -404,14 +404,14 @@ module lcan_switch #(
     // ---------------------------------------------------------------- candidates and requests
     // lcan_alloc's output groups: child x (x < M_L, links x*P_DN..) and, below the top, the uppers
     localparam G = M_L + (TOP ? 0 : 1);
-    // U22: the (2,2) switch (two children of one link, two uppers in sigma order) in packet mode,
-    // unicast only, with held links (HOLD_ON: DEPTH 1, LINK_HOLD), no faults or flood queues. Its
-    // allocator is written out below (g_u22) in the forms of the hand-written floor
-    // tb/floor/lcan_switch22_uni.v; every other configuration builds lcan_alloc as before.
-    // Measured on the iCE40 (docs/synthesis.md 31): sw-2-2-w8-packet-noobs-d1-pinned-uni-held
-    // 157 -> 147 LUT (the floor: 141), 123.8-126.9 MHz at seeds 1-3
-    localparam U22 = !CIRCUIT && (UNICAST_ONLY != 0) && HOLD_ON && !FLT && !FQ && (M_L == 2) &&
-                     (P_DN == 1) && (U == 2) && (SIGMA != 0);
+    // U22: the (2,2) switch (two children of one link, two uppers in sigma order), no faults or flood
+    // queues, in packet mode unicast only with held links (HOLD_ON: DEPTH 1, LINK_HOLD), or in
+    // circuit mode with LINK_HOLD (C22). Its allocator is written out below (g_u22) in the forms of
+    // the hand-written floors tb/floor/lcan_switch22_uni.v / _ckt.v; other configurations build
+    // lcan_alloc as before. Measured on the iCE40 (docs/synthesis.md 31, 33): -uni-held 157 -> 147
+    // LUT (floor 141), 123.8-126.9 MHz at seeds 1-3; sw-2-2-w8-circuit-noobs-pinned-held: section 33
+    localparam U22 = (CIRCUIT ? (LINK_HOLD != 0) : (UNICAST_ONLY != 0) && HOLD_ON) && !FLT && !FQ &&
+                     (M_L == 2) && (P_DN == 1) && (U == 2) && (SIGMA != 0);
     // U22's pick: the first bit of q at or after rr (mod 4), one priority chain per rotation value
     function [1:0] pick22;
         input [3:0] q;
@@ -437,7 +437,7 @@ module lcan_switch #(
     wire [P*P-1:0]  grant;
     wire [P-1:0]    granted;
     wire [P-1:0]    consume;
-    wire [P-1:0]    out_valid;
+    wire [P-1:0]    out_valid, set_d, ack_q;
     wire [P*SW-1:0] out_src;
     // per output the winner's index when out_valid, any value otherwise (the binary crossbar's
     // select); per input some grant (the OR of its grant row, from the allocator)
@@ -721,7 +721,7 @@ module lcan_switch #(
                 // registers' enable, the credits, the write events) and of gnt_any (consume: rx_ret,
                 // the FIFO counts, the served sets) is a register reset on a reset tick, whatever it
                 // reads then; the flit registers' enable is rst | wr in any case
-                wire [P-1:0] en = {wr3, wr2, wr1, wr0} | {P{rst}};
+                wire [P-1:0] en = {wr3, wr2, wr1, wr0} | {P{CIRCUIT ? 1'b0 : rst}};
                 wire [P-1:0] g0 = {P{en[0]}} & ({{(P-1){1'b0}}, 1'b1} << w0);
                 wire [P-1:0] g1 = {P{en[1]}} & ({{(P-1){1'b0}}, 1'b1} << w1);
                 wire [P-1:0] g2 = wr2 ? (src2 ? 4'b0010 : 4'b0001) : {P{1'b0}};
@@ -825,7 +825,7 @@ module lcan_switch #(
     // larger).
     localparam CBIN_MAX = 4;
     localparam CBIN = CIRCUIT && (P <= CBIN_MAX);
-    wire [P*FW-1:0] c_xbar;
+    wire [P*FW-1:0] c_xbar, flit;
     reg  [P*FW-1:0] xbar_flit;
     reg  [P-1:0]    tx_valid_q, tx_valid_d;
     reg  [P*FW-1:0] tx_flit_q, tx_flit_d;
@@ -933,7 +933,7 @@ module lcan_switch #(
     end
 
     assign tx_valid = tx_valid_q;
-    assign tx_flit = tx_flit_q;
+    assign tx_flit = (U22 && CIRCUIT) ? flit : tx_flit_q;
 
     // (circuit mode above CBIN_MAX ports, flood queues, more than 8 ports: the AND-OR multiplexer;
     // out_idx is the packet binary crossbar's select; out_src, the index gated to 0 without a
@@ -1023,7 +1023,7 @@ module lcan_switch #(
                 .P   (P),
                 .SW  (SW),
                 .FW  (FW),
-                .BIN (!CBIN ? 0 : (OBSERVE == 0) ? 2 : 1),
+                .BIN (!CBIN ? 0 : (OBSERVE == 0) ? (U22 ? 3 : 2) : 1),
                 .D   (D)
             ) u_circuit (
                 .clk       (clk),
@@ -1031,7 +1031,7 @@ module lcan_switch #(
                 .clear     (clear),
                 .rx_valid  (rx_valid),
                 .rx_flit   (rx_flit),
-                .rx_ret    (rx_ret),
+                .rx_ret    (ack_q),
                 .tx_ret    (tx_ret),
                 .grant     (grant),
                 .cand_valid(cand_valid),
@@ -1039,8 +1039,8 @@ module lcan_switch #(
                 .avail     (avail),
                 .data_wr   (data_wr),
                 .data_sel  (data_sel),
-                .out_valid (out_valid),
-                .out_src   (out_src),
+                .out_valid ((U22 && OBSERVE == 0) ? set_d : out_valid),
+                .out_src   ((U22 && OBSERVE == 0) ? out_idx : out_src),
                 .xbar      (c_xbar),
                 .dbg       (dbg_view)
             );
@@ -1102,6 +1102,74 @@ module lcan_switch #(
             assign data_sel = {(P*P){1'b0}};
             assign c_xbar = {(P*FW){1'b0}};
             wire unused_ok = &{1'b0, clear};
+        end
+    endgenerate
+
+    // C22 (U22 in circuit mode, LINK_HOLD) in the circuit floor's forms (tb/floor/lcan_switch22_ckt.v):
+    // - the output flit registers, read by tx_flit (as flit) in place of tx_flit_q: a held output's
+    //   (HOLD_OUT) loads the column when o is written and has no reset (spec 7.1: its data bits are
+    //   read only where tx_valid = 1); another output's is cleared by a synchronous reset, rst | clear
+    //   | not written, and otherwise loaded;
+    // - the acks (the floor's ack_d): per input i the OR over the outputs o of tx_ret_o & set_o &
+    //   (src_o == i), read from lcan_switch_circuit's debug bytes ({set_o, src_o}; an upper's src is
+    //   below D) and registered here, cleared by reset and clear, in place of the circuit's ack
+    //   registers (ack_q, then not read);
+    // - set_d, lcan_switch_circuit's out_valid with BIN 3 (no debug view): per output a requester,
+    //   for the floor's `set | (a requester)` (the same value as set | grant: an output that is not set
+    //   is granted iff it has one, g_u22's rule; an upper: a downer asks for UP and it is the first
+    //   free upper in sigma order, or both ask).
+    // Here, after every other cell of the switch, and named only with identifiers the RTL already
+    // uses elsewhere: code before this point, or new identifiers, renamed more of yosys's cells (and
+    // moved ABC's results) in other configurations; some are renamed all the same (docs/synthesis.md
+    // 33 lists them and their figures).
+    generate
+        if (U22 && CIRCUIT) begin : g_held
+            for (i = 0; i < P; i = i + 1) begin : g_o
+                reg [FW-1:0] q;
+                if (HOLD_OUT[i]) begin : g_stored
+                    always @(posedge clk)
+                        if (tx_valid_d[i])
+                            q <= tx_flit_d[i*FW +: FW];
+                end else begin : g_zero
+                    always @(posedge clk)
+                        if (rst || clear || !tx_valid_d[i])
+                            q <= {FW{1'b0}};
+                        else
+                            q <= tx_flit_d[i*FW +: FW];
+                end
+                assign flit[i*FW +: FW] = q;
+            end
+            for (i = 0; i < P; i = i + 1) begin : g_back
+                localparam [SW-1:0] J_C = i;
+                wire [P-1:0] back;
+                reg          q;
+                for (c = 0; c < P; c = c + 1) begin : g_o
+                    assign back[c] = tx_ret[c] & dbg_view[c*8 + 7] & (dbg_view[c*8 +: SW] == J_C);
+                end
+                always @(posedge clk)
+                    if (rst || clear)
+                        q <= 1'b0;
+                    else
+                        q <= |back;
+                assign rx_ret[i] = q;
+            end
+            wire [1:0] u = {req_cls[G + 2], req_cls[2]};
+            wire       any = u[0] | u[1];
+            wire       both = u[0] & u[1];
+            assign set_d = {any & (both | ~up_perm[0] | ~avail_a[2]), any & (both | up_perm[0] | ~avail_a[3]),
+                            |{req_cls[3*G + 1], req_cls[2*G + 1], req_cls[G + 1], req_cls[1]},
+                            |{req_cls[3*G], req_cls[2*G], req_cls[G], req_cls[0]}};
+            wire unused_held = &{1'b0, tx_flit_q, ack_q};
+        end else begin : g_none
+            assign flit = {(P*FW){1'b0}};
+            assign set_d = {P{1'b0}};
+            // (packet mode: lcan_switch_packet drives rx_ret)
+            if (CIRCUIT) begin : g_circuit
+                assign rx_ret = ack_q;
+            end else begin : g_packet
+                assign ack_q = {P{1'b0}};
+                wire unused_held = &{1'b0, ack_q, set_d};
+            end
         end
     endgenerate
 endmodule

@@ -18,10 +18,10 @@ module lcan_switch_circuit #(
     parameter SW = 2,
     // flit width without valid (spec 3)
     parameter FW = 8,
-    // 1: the crossbar is built here, binary (xbar; data_sel unused); 2: the same, and src_o is
-    // loaded with output o's column select on every tick and has no reset (it is read only where
-    // set_o = 1; lcan_switch without the debug view, OBSERVE = 0); 0: lcan_switch's AND-OR
-    // crossbar reads data_sel
+    // 1: the crossbar is built here, binary (xbar; data_sel unused); 2: the same, src_o loaded with
+    // o's column select every tick, no reset (read only where set_o = 1; OBSERVE = 0); 3 (lcan_switch
+    // C22): as 2, xbar not zeroed where o is not written, out_valid_o = o has a requester (set_o |=
+    // it), out_src_o the winner ungated (select set_o ? src_o : it); 0: AND-OR crossbar reads data_sel
     parameter BIN = 0,
     // downers (ports 0..D-1)
     parameter D = P
@@ -129,8 +129,8 @@ module lcan_switch_circuit #(
         if (BIN != 0) begin : g_bin
             for (gx = 0; gx < P; gx = gx + 1) begin : g_col
                 localparam K = (gx < D) ? P : D;
-                wire [SW-1:0] s = ((src_q[gx*SW +: SW] & {SW{set_q[gx]}}) | out_src[gx*SW +: SW]) &
-                                  omask(gx);
+                wire [SW-1:0] s = ((BIN == 3) ? (set_q[gx] ? src_q[gx*SW +: SW] : out_src[gx*SW +: SW]) :
+                                  ((src_q[gx*SW +: SW] & {SW{set_q[gx]}}) | out_src[gx*SW +: SW])) & omask(gx);
                 assign bsel[gx*SW +: SW] = s;
                 wire          w = out_valid[gx] | data_wr_r[gx];
                 wire [FW-1:0] col;
@@ -143,7 +143,7 @@ module lcan_switch_circuit #(
                     .flit_in(rx_flit[0 +: K*FW]),
                     .flit   (col)
                 );
-                assign xbar[gx*FW +: FW] = w ? col : {FW{1'b0}};
+                assign xbar[gx*FW +: FW] = (BIN == 3) ? col : w ? col : {FW{1'b0}};
             end
         end else begin : g_nbin
             assign xbar = {(P*FW){1'b0}};
@@ -174,7 +174,7 @@ module lcan_switch_circuit #(
     // src_d. The select is then a register input, which keeps it one net in front of the binary
     // columns (measured: docs/synthesis.md 23). Otherwise reset and clear zero it (the debug view
     // shows it).
-    localparam SRC_FREE = (BIN == 2);
+    localparam SRC_FREE = (BIN >= 2);
     generate
         if (SRC_FREE) begin : g_src_sel
             always @(posedge clk) begin
@@ -182,7 +182,7 @@ module lcan_switch_circuit #(
                     set_q <= {P{1'b0}};
                     ack_q <= {P{1'b0}};
                 end else begin
-                    set_q <= set_d;
+                    set_q <= (BIN == 3) ? (set_q | out_valid) : set_d;
                     ack_q <= ack_d;
                 end
                 src_q <= bsel;

@@ -136,6 +136,9 @@ MUTANTS = [
     (92, "lcan_switch.v", "wire       src2 = both ? ~(first2 ^ f) : u[1];", "wire       src2 = both ? (first2 ^ f) : u[1];", "U22 (the (2,2) unicast-only held switch): upper 0 takes the other requester when both downers ask"),
     (93, "lcan_switch.v", "u[0] & a_any & (~u[1] | ~f | a23)", "u[0] & a_any & (~u[1] | ~f)", "U22: input 0, second in rotated order, not consumed when both uppers are free"),
     (94, "lcan_switch_packet.v", "cr_d = cr_q ^ (wr[g] ^ tx_ret[g]);", "cr_d = cr_q ^ wr[g];", "U22's one-bit credit (CR_XOR): a returned credit is lost"),
+    (95, "lcan_switch.v", "                        if (tx_valid_d[i])\n", "                        if (out_valid[i])\n", "C22 (the (2,2) circuit switch with LINK_HOLD): a held output's register loads headers only, not the data flits that follow"),
+    (96, "lcan_switch.v", "|{req_cls[3*G], req_cls[2*G], req_cls[G], req_cls[0]}};", "|{req_cls[2*G], req_cls[G], req_cls[0]}};", "C22's set_d (BIN 3, no debug view): an upper input's header for child 0 does not set output 0's circuit"),
+    (97, "lcan_switch.v", "assign back[c] = tx_ret[c] & dbg_view[c*8 + 7] & (dbg_view[c*8 +: SW] == J_C);", "assign back[c] = tx_ret[c] & (dbg_view[c*8 +: SW] == J_C);", "C22's acks (from the debug bytes): an ack passed back over an output that is not set"),
 ]
 
 # Generation rules: (regex, replacement, name). Spaces around binary operators keep reductions
@@ -291,7 +294,7 @@ def run_suite(tree):
     # seconds each): rtl/lcan_switch equal to the hand-written (2,2) switches in the configurations the
     # benches above do not build (no debug view, pinned straps and seed); run only for survivors
     if "floor" in RUN_STAGES and shutil.which("yosys") is not None:
-        for form in ("pinned", "free", "ckt-pinned", "ckt-free", "bcast-free", "bcast-area-free"):
+        for form in ("pinned", "free", "ckt-pinned", "ckt-free", "ckt-held-free", "bcast-free", "bcast-area-free"):
             try:
                 r = run(["bash", os.path.join(tree, "tb", "floor", "prove-floor.sh"), form],
                         capture_output=True, text=True, timeout=SUITE_TIMEOUT,

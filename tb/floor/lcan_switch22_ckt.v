@@ -3,9 +3,11 @@
 // docs/synthesis.md 6). Not part of the generator: tb/floor/ is a measurement. The configuration is
 // scripts/synth/configs.tsv's sw-2-2-w8-circuit-noobs-pinned: LEVEL 2, M_L 2, P_DN 1, W_UP 2, P_UP 1
 // (D = 2 downers, U = 2 uppers, P = 4), ADDR_W 3, DIG_OFF 1, DIG_W 1, PAYLOAD_W 8 (FW = 13), MODE 0
-// (circuit), OBSERVE 0, UP_CHOICE 1, FAULTS 0 (DEPTH, UNICAST_ONLY, LINK_HOLD, FLOOD_Q and CNT_W
-// are ignored in circuit mode, as by lcan_switch). The port list is lcan_switch's for these
-// parameters, so the module drops into the synthesis flow and into a miter in its place; it also
+// (circuit), OBSERVE 0, UP_CHOICE 1, FAULTS 0 (DEPTH, UNICAST_ONLY, FLOOD_Q and CNT_W are ignored in
+// circuit mode, as by lcan_switch), and LINK_HOLD 0 or 1 (1: sw-2-2-w8-circuit-noobs-pinned-held, as
+// inside a network; spec 7.1: every output of this level-2 switch faces a switch, so each flit
+// register loads when written and keeps its data bits otherwise, without reset). The port list is
+// lcan_switch's for these parameters, so the module drops into the synthesis flow and into a miter in its place; it also
 // honours PIN_STRAPS / PIN_SEED = 0 (label, salt, seed as inputs: the proof uses that to start from
 // every LFSR state) and any LABEL_V, SALT_V, SEED_V. Other parameter values stop elaboration.
 //
@@ -20,9 +22,10 @@
 //   state       per output set[o] and src[o] (an upper's src is a downer: one bit); a granted
 //               output: set := 1, src := the winner; output o is written with the header it is
 //               granted, or (set[o]) with a data flit on input src[o]; tx_valid := written,
-//               tx_flit := the flit written, else 0; ack[i] := OR of tx_ret[o] over the outputs
-//               with set[o] and src[o] = i; the LFSR steps iff any header arrives (not on clear);
-//               reset and clear: set, ack, tx_valid, tx_flit 0 (the LFSR: reset loads its init).
+//               tx_flit := the flit written, else 0 (LINK_HOLD 1: else kept); ack[i] := OR of
+//               tx_ret[o] over the outputs with set[o] and src[o] = i; the LFSR steps iff any header arrives (not on clear);
+//               reset and clear: set, ack, tx_valid, tx_flit 0 (LINK_HOLD 1: tx_flit kept; the
+//               LFSR: reset loads its init).
 //   src[o] is read only where set[o] = 1 (the data path and the acks; no debug view): it is loaded
 //   with the output's select on every tick (set: itself; not set: the allocator's winner) and has
 //   no reset.
@@ -222,14 +225,23 @@ module lcan_switch22_ckt #(
         src3_q <= sel3;
     end
 
+    // LINK_HOLD = 1 (inside a network, spec 7.1; every output of a level-2 switch faces a switch):
+    // an output's flit register loads when written and keeps its data bits otherwise, no reset;
+    // LINK_HOLD = 0: cleared by reset, clear or a tick it is not written
     genvar o;
     generate
         for (o = 0; o < P; o = o + 1) begin : g_out
-            always @(posedge clk)
-                if (rc | ~wr[o])
-                    tx_flit_q[o*FW +: FW] <= {FW{1'b0}};
-                else
-                    tx_flit_q[o*FW +: FW] <= xbar[o*FW +: FW];
+            if (LINK_HOLD != 0) begin : g_held
+                always @(posedge clk)
+                    if (wr[o])
+                        tx_flit_q[o*FW +: FW] <= xbar[o*FW +: FW];
+            end else begin : g_zero
+                always @(posedge clk)
+                    if (rc | ~wr[o])
+                        tx_flit_q[o*FW +: FW] <= {FW{1'b0}};
+                    else
+                        tx_flit_q[o*FW +: FW] <= xbar[o*FW +: FW];
+            end
         end
     endgenerate
 
@@ -242,7 +254,7 @@ module lcan_switch22_ckt #(
     assign dbg = {(P*8){1'b0}};
 
     // (parameters lcan_switch ignores in circuit mode)
-    wire [31:0] unused_prm = DEPTH + CNT_W + UNICAST_ONLY + LINK_HOLD + PLAIN_OFFSETS;
+    wire [31:0] unused_prm = DEPTH + CNT_W + UNICAST_ONLY + PLAIN_OFFSETS;
     wire unused_ok = &{1'b0, label, salt, seed, port_off, row_base, cfg_we, cfg_addr, cfg_row, unused_prm,
                        s, unused_lfsr_a, unused_lfsr_b, unused_lfsr_c, unused_lfsr_d, row_s};
 endmodule

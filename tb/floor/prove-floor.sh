@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # prove-floor.sh: prove tb/floor/lcan_switch22_uni.v (or GATE=file) equal, cycle for cycle, to
 # rtl/lcan_switch.v elaborated with the same parameters, with yosys's SAT solver.
-#   tb/floor/prove-floor.sh [pinned|free|ckt-pinned|ckt-free|bcast-pinned|bcast-free|bcast-area-pinned|bcast-area-free]
+#   tb/floor/prove-floor.sh [pinned|free|ckt-pinned|ckt-free|ckt-held-pinned|ckt-held-free|bcast-pinned|bcast-free|
+#                            bcast-area-pinned|bcast-area-free]
 #   (default pinned)
 #   pinned: the parameters of scripts/synth/configs.tsv's sw-2-2-w8-packet-noobs-d1-pinned-uni-held;
 #   free:   the same with PIN_STRAPS = 0 and PIN_SEED = 0 (label, salt and seed are inputs: the reset
 #           tick loads any LFSR state, the label bit may change on any tick).
 #   ckt-*:  tb/floor/lcan_switch22_ckt.v, sw-2-2-w8-circuit-noobs-pinned's parameters (free: as above);
+#   ckt-held-*: the same with LINK_HOLD = 1 on both sides (sw-2-2-w8-circuit-noobs-pinned-held: held
+#           outputs, lcan_switch's C22 forms), tx_flit compared where tx_valid = 1 (floor_miter_ckt.v HELD);
 #   bcast-*: tb/floor/lcan_switch22_bcast.v, sw-2-2-w8-packet-noobs-d1-pinned-held's (broadcasts,
 #           held links; free: as above), miter tb/floor/floor_miter.v with SERVED (served sets related too);
 #   bcast-area-*: the same with lcan_switch's AREA_FORMS = 1 (the floor's own forms in the generator).
@@ -42,11 +45,14 @@ case "$mode" in
   free)   prm="$base PIN_STRAPS 0 PIN_SEED 0" ;;
   ckt-pinned) prm="$cbase PIN_STRAPS 1 LABEL_V 4 SALT_V 2792937945 PIN_SEED 1 SEED_V 305419896" ;;
   ckt-free)   prm="$cbase PIN_STRAPS 0 PIN_SEED 0" ;;
+  ckt-held-pinned) prm="$cbase LINK_HOLD 1 PIN_STRAPS 1 LABEL_V 4 SALT_V 2792937945 PIN_SEED 1 SEED_V 305419896" ;;
+  ckt-held-free)   prm="$cbase LINK_HOLD 1 PIN_STRAPS 0 PIN_SEED 0" ;;
   bcast-pinned) prm="$bbase PIN_STRAPS 1 LABEL_V 4 SALT_V 2792937945 PIN_SEED 1 SEED_V 305419896" ;;
   bcast-free)   prm="$bbase PIN_STRAPS 0 PIN_SEED 0" ;;
   bcast-area-pinned) prm="$bbase AREA_FORMS 1 PIN_STRAPS 1 LABEL_V 4 SALT_V 2792937945 PIN_SEED 1 SEED_V 305419896" ;;
   bcast-area-free)   prm="$bbase AREA_FORMS 1 PIN_STRAPS 0 PIN_SEED 0" ;;
-  *) echo "prove-floor: mode pinned, free, ckt-pinned, ckt-free, bcast-pinned, bcast-free, bcast-area-pinned or bcast-area-free"; exit 2 ;;
+  *) echo "prove-floor: mode pinned, free, ckt-pinned, ckt-free, ckt-held-pinned, ckt-held-free, bcast-pinned, bcast-free,"
+     echo "  bcast-area-pinned or bcast-area-free"; exit 2 ;;
 esac
 # chp: lcan_switch's parameters; gchp: the floor's (the same but AREA_FORMS, which it does not have)
 chp=""; gchp=""
@@ -65,6 +71,7 @@ case "$METHOD" in
   induct)
     case "$mode" in ckt-*)
     cc=g_circuit.u_circuit
+    case "$mode" in ckt-held-*) held="-DHELD" ;; *) held="" ;; esac
     script="$gold cd lcan_switch;
       rename u_lfsr.s_q x_s; rename $cc.set_q x_set; rename $cc.src_q x_src;
       expose w:x_*; cd ..; rename lcan_switch gold; design -stash gold;
@@ -72,7 +79,7 @@ case "$METHOD" in
       rename src1_q x_src1; rename src2_q x_src2; rename src3_q x_src3;
       expose w:x_*; cd ..; rename $gtop gate; design -stash gate;
       design -copy-from gold -as gold gold; design -copy-from gate -as gate gate;
-      read_verilog -formal tb/floor/floor_miter_ckt.v; hierarchy -top floor_miter_ckt; proc; flatten; opt_clean;
+      read_verilog -formal $held tb/floor/floor_miter_ckt.v; hierarchy -top floor_miter_ckt; proc; flatten; opt_clean;
       sat -tempinduct -prove-asserts -set-at 1 rst 1 -seq 1 -maxsteps $MAXSTEPS -show-ports floor_miter_ckt"
     what="equal on every tick after reset (k-induction: base case from reset, step from any state meeting the invariant)"
     ;; *)

@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # test-floor.sh (make test-floor): tb/floor/lcan_switch22_uni.v, lcan_switch22_ckt.v and
 # lcan_switch22_bcast.v are still equal to rtl/lcan_switch for their configurations (k-induction,
-# pinned straps and seed, and with them as inputs; the broadcast floor also against lcan_switch's
-# AREA_FORMS = 1), and the proof rejects a wrong switch: a mutant
-# that scans the rotated order downwards (r, r-1, ..) for the downer outputs, a circuit mutant that
-# puts input 1 first for r = 3 as well as r = 1, and a broadcast mutant that does not record upper 2
-# in input 1's served set (a flooding broadcast from child 1 that gets upper 2 is then not consumed
-# and asks for upper 2 again) must fail it. Exit 1 on any other outcome.
+# pinned straps and seed, and with them as inputs; the circuit floor with LINK_HOLD 0 and 1; the
+# broadcast floor also against lcan_switch's AREA_FORMS = 1), and the proof rejects a wrong switch:
+# a mutant that scans the rotated order downwards (r, r-1, ..) for the downer outputs, a circuit
+# mutant that puts input 1 first for r = 3 as well as r = 1, a held circuit mutant that loads a
+# held output's register on headers only (LINK_HOLD = 1, ckt-held-free: a data flit is lost), and
+# a broadcast mutant that does not record upper 2 in input 1's served set (a flooding broadcast
+# from child 1 that gets upper 2 is then not consumed and asks for upper 2 again) must fail it.
+# Exit 1 on any other outcome.
 set -u
 cd "$(dirname "$0")/../.."
 rc=0
-for mode in pinned free ckt-pinned ckt-free bcast-pinned bcast-free bcast-area-pinned bcast-area-free; do
+for mode in pinned free ckt-pinned ckt-free ckt-held-pinned ckt-held-free bcast-pinned bcast-free bcast-area-pinned bcast-area-free; do
   tb/floor/prove-floor.sh "$mode" || rc=1
 done
 mut=$(mktemp /tmp/floor-mutant.XXXXXX.v)
@@ -32,6 +34,9 @@ reject tb/floor/lcan_switch22_uni.v pinned mutant "rotation 1 scanned downwards"
 # the circuit floor: input 1 first for r = 3 as well as for r = 1 (the UP requesters' order)
 reject tb/floor/lcan_switch22_ckt.v ckt-free mutant-ckt "input 1 first for r = 3" \
   's/wire f = ~r\[1\] & r\[0\];/wire f = r[0];/'
+# the circuit floor with held outputs: a held register loaded on headers only (a data flit lost)
+reject tb/floor/lcan_switch22_ckt.v ckt-held-free mutant-ckt-held "held register loaded on headers only" \
+  's/                    if (wr\[o\])$/                    if (wr[o] \& ~set_q[o])/'
 # the broadcast floor: upper 2's grant to input 1 not recorded in its served set
 reject tb/floor/lcan_switch22_bcast.v bcast-free mutant-bcast "upper 2 not recorded as served" \
   's/gu2\[1\], g0\[1\], gu2\[0\], g1\[0\]};/1'"'"'b0, g0[1], gu2[0], g1[0]};/'
